@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Line locations in Linux backtraces: the matrix, the host tool, the tests.
+#
+#   make matrix               build and boot all four arches, judge each
+#   make ARCH=arm64 qemu-test one arch
+#   make prepare              unpack linux-source + series/ into $(BUILD)/src/linux
+#   make series-export        write that tree's commits back into series/
+#   make hosttool             build hosttool/lineloc (see hosttool/README.md)
+#   make test                 every test: self-tests, lint, host tool, matrix
+#   make bench                the benchmarks
+#
+# Variables: ARCH= (x86_64 i386 arm arm64), ARCHES= (for matrix), BUILD=
+# (default build/; CI sets a fixed path so that ccache hits across clones),
+# DWARF=4|5 (default 5), V=1 shows the commands.
+
+ARCH ?= x86_64
+ARCHES ?= x86_64 i386 arm arm64
+BUILD ?= build
+V ?= 0
+export BUILD V DWARF
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.PHONY: all matrix qemu-test kernel prepare series-export test bench lint \
+	test-judge test-faults clean help
+
+all: matrix
+
+help:
+	@sed -n '3,17p' Makefile
+
+prepare:
+	$(Q)matrix/prepare-tree.sh $(BUILD)/src/linux
+
+matrix: prepare
+	$(Q)matrix/matrix.sh $(ARCHES)
+
+qemu-test: prepare
+	$(Q)matrix/matrix.sh $(ARCH)
+
+kernel: prepare
+	$(Q)matrix/build-kernel.sh $(ARCH)
+
+series-export:
+	$(Q)matrix/series-export.sh $(BUILD)/src/linux
+
+test:
+	$(Q)tests/run.sh
+
+test-judge:
+	$(Q)tests/judge/run.sh
+
+test-faults: prepare
+	$(Q)tests/faults/run.sh
+
+lint:
+	$(Q)tests/lint.sh
+
+bench: bench-hosttool
+
+clean: clean-hosttool
+	rm -rf $(BUILD)
+
+-include hosttool/hosttool.mk

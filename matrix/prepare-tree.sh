@@ -1,0 +1,61 @@
+#!/bin/bash
+# Unpack Debian's linux-source into $1 as a git tree whose first commit is
+# the pristine source, then apply series/ with git am.  Reuses an existing
+# tree when the source tarball and the series are unchanged.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dest=$1
+tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
+[ -n "$tarball" ] || { echo "prepare-tree: /usr/src/linux-source-6.1.tar.xz missing (apt-get install linux-source)" >&2; exit 1; }
+
+have=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+want=$(cat "$top/series/BASE-VERSION")
+if [ "$have" != "$want" ]; then
+	echo "prepare-tree: NOTE: series was last rebased on linux-source-6.1 $want, installed is $have; applying anyway"
+fi
+
+patches=()
+while read -r p _; do
+	case "$p" in ''|'#'*) continue ;; esac
+	[ -f "$top/series/$p" ] || { echo "prepare-tree: series/series lists $p, which is missing" >&2; exit 1; }
+	patches+=("$top/series/$p")
+done < "$top/series/series"
+
+stamp_of() {
+	{ echo "$have"; stat -c '%s %Y' "$tarball"; cat "$top/series/series" "${patches[@]}" /dev/null; } | sha1sum | cut -d' ' -f1
+}
+stamp=$(stamp_of)
+if [ -f "$dest/.lineloc-stamp" ] && [ "$(cat "$dest/.lineloc-stamp")" = "$stamp" ]; then
+	echo "prepare-tree: $dest is current (linux-source $have, ${#patches[@]} patches)"
+	exit 0
+fi
+
+echo "prepare-tree: unpacking linux-source $have into $dest"
+rm -rf "$dest" "$dest.tmp"
+mkdir -p "$dest.tmp"
+tar -xJf "$tarball" -C "$dest.tmp" --strip-components=1
+cd "$dest.tmp"
+git init -q -b pristine
+git config user.name "${GIT_AUTHOR_NAME:-$(git -C "$top" config user.name || echo lineloc)}"
+git config user.email "${GIT_AUTHOR_EMAIL:-$(git -C "$top" config user.email || echo lineloc@invalid)}"
+git config core.autocrlf false
+# Debian's top-level .gitignore ends with "/*" and "!/debian/": force-add.
+git add -f -A
+git commit -q -m "Debian linux-source-6.1 $have (pristine)"
+git tag -f pristine >/dev/null
+git checkout -q -b lineloc
+if [ ${#patches[@]} -gt 0 ]; then
+	echo "prepare-tree: applying ${#patches[@]} patches"
+	git am -q --whitespace=nowarn "${patches[@]}" || {
+		echo "prepare-tree: series does not apply to linux-source $have" >&2
+		git am --abort || true
+		exit 1
+	}
+fi
+echo "$stamp" > .lineloc-stamp
+# keep the stamp out of git status
+echo ".lineloc-stamp" >> .git/info/exclude
+cd - >/dev/null
+mv "$dest.tmp" "$dest"
+echo "prepare-tree: done"

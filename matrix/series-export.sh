@@ -1,0 +1,24 @@
+#!/bin/bash
+# series-export.sh TREE: write TREE's commits since the pristine tag into
+# series/ (git format-patch, cover letter included) and rewrite
+# series/series, so that kernel work is done in a real git tree and lands as
+# patches.  The cover letter keeps the text of series/cover-letter.txt when
+# that file exists.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$1
+git -C "$tree" rev-parse -q --verify pristine >/dev/null ||
+	{ echo "series-export: $tree has no 'pristine' tag (make prepare)" >&2; exit 1; }
+n=$(git -C "$tree" rev-list --count pristine..HEAD)
+rm -f "$top"/series/*.patch
+if [ "$n" -gt 0 ]; then
+	git -C "$tree" format-patch -q --no-signature --cover-letter \
+		${COVER:+--cover-from-description=subject} -o "$top/series" pristine..HEAD
+fi
+{
+	printf '# Patches applied in order to the pristine linux-source tree (git am).\n'
+	printf '# Regenerate with: make series-export\n'
+	(cd "$top/series" && ls -- *.patch 2>/dev/null | grep -v '^0000-cover-letter' || true)
+} > "$top/series/series"
+dpkg-query -W -f='${Version}\n' linux-source-6.1 > "$top/series/BASE-VERSION"
+echo "series-export: $n patches written to series/"

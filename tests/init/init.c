@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init for the matrix's initramfs: mounts the pseudo file systems, then runs
+ * the plan in /plan, one command a line, and restarts the machine (QEMU runs
+ * with -no-reboot, so that ends it).
+ *
+ *   say TEXT           print TEXT
+ *   insmod PATH [ARGS] load a module (finit_module)
+ *   rmmod NAME         unload a module
+ *   write PATH VALUE   write VALUE to PATH from a child process, so that an
+ *                      oops that kills the writer does not kill init
+ *   done               print the success marker and restart
+ *
+ * Every line this program prints starts with "lltest-init: ".  The judge
+ * (matrix/judge.py) requires the success marker: a plan that stops early,
+ * a hang or a panic never reaches it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MARKER "ALL DONE"
+
+static void say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "lltest-init: ");
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(1, buf, n) < 0)
+		return;
+}
+
+static void finish(int ok)
+{
+	sync();
+	if (ok)
+		say("%s", MARKER);
+	else
+		say("plan FAILED");
+	reboot(RB_AUTOBOOT);
+	say("reboot returned: %s", strerror(errno));
+	for (;;)
+		pause();
+}
+
+static int do_insmod(char *arg)
+{
+	char *path = strtok(arg, " "), *params = strtok(NULL, "");
+	int fd, ret;
+
+	if (!path)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		say("insmod %s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
+	close(fd);
+	if (ret) {
+		say("insmod %s: %s", path, strerror(errno));
+		return -1;
+	}
+	say("insmod %s: ok", path);
+	return 0;
+}
+
+static int do_rmmod(const char *name)
+{
+	if (syscall(SYS_delete_module, name, O_NONBLOCK)) {
+		say("rmmod %s: %s", name, strerror(errno));
+		return -1;
+	}
+	say("rmmod %s: ok", name);
+	return 0;
+}
+
+static int do_write(char *arg)
+{
+	char *path = strtok(arg, " "), *val = strtok(NULL, "");
+	int status;
+	pid_t pid;
+
+	if (!path || !val)
+		return -1;
+	say("write %s %s: start", path, val);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(path, O_WRONLY);
+
+		if (fd < 0 || write(fd, val, strlen(val)) < 0)
+			_exit(errno ? errno : 1);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (WIFSIGNALED(status))
+		say("write %s: writer killed by signal %d", path, WTERMSIG(status));
+	else
+		say("write %s: writer exited %d", path, WEXITSTATUS(status));
+	return 0;
+}
+
+int main(void)
+{
+	char line[512];
+	FILE *plan;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	say("start");
+
+	plan = fopen("/plan", "r");
+	if (!plan) {
+		say("no /plan: %s", strerror(errno));
+		finish(0);
+	}
+	while (fgets(line, sizeof(line), plan)) {
+		char *cmd, *arg;
+		int ret = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		cmd = strtok(line, " ");
+		arg = strtok(NULL, "");
+		if (!cmd || cmd[0] == '#')
+			continue;
+		if (!strcmp(cmd, "say"))
+			say("%s", arg ? arg : "");
+		else if (!strcmp(cmd, "insmod") && arg)
+			ret = do_insmod(arg);
+		else if (!strcmp(cmd, "rmmod") && arg)
+			ret = do_rmmod(arg);
+		else if (!strcmp(cmd, "write") && arg)
+			ret = do_write(arg);
+		else if (!strcmp(cmd, "done"))
+			finish(1);
+		else
+			ret = -1;
+		if (ret) {
+			say("plan step failed: %s %s", cmd, arg ? arg : "");
+			finish(0);
+		}
+	}
+	say("plan ended without 'done'");
+	finish(0);
+	return 0;
+}
