@@ -11,7 +11,7 @@ mkdir -p "$OBJ" "$RESULTS"
 
 frag=$OBJ/lineloc.config
 {
-	cat "$top/arch-configs/common.config"
+	cat "${ARCH_DIR:-$top/arch-configs}/common.config"
 	printf '%s' "$ARCH_FRAGMENT"
 	case "${DWARF:-5}" in
 	5) echo "CONFIG_DEBUG_INFO_DWARF5=y" ;;

@@ -29,7 +29,9 @@ FRAME = re.compile(r'([A-Za-z_.$][\w.$]*)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[(\w+
 WARNING = re.compile(r'WARNING: CPU: \d+ PID: \d+ at (\S+):(\d+) ' + FRAME.pattern)
 # Where each arch's oops report prints the faulting PC.
 FAULT_PC = re.compile(r'(?:RIP: [0-9a-f]{4}:|EIP: |pc : |PC is at )' + FRAME.pattern)
-OOPS = re.compile(r'\bOops\b.*\[#\d+\]')
+# x86 "Oops: 0002 [#1]", arm64 "Internal error: Oops: ... [#1]", arm
+# "Internal error: Oops: 805 [#1]" or, for a domain fault, "Internal error: : 81b [#1]".
+OOPS = re.compile(r'(\bOops: |Internal error: ).*\[#\d+\]')
 CHAIN = ['lltest_fire', 'lltest_chain_b', 'lltest_chain_a', 'lltest_write']
 TRIGGER_WRITE = re.compile(r'^write /sys/kernel/debug/lltest/(\w+) ')
 
@@ -84,10 +86,15 @@ class Oracle:
         line = out.strip().splitlines()[0] if out.strip() else '??:0'
         return re.sub(r' \(discriminator \d+\)$', '', line)
 
-    def lookup(self, sym, off):
+    def lookup(self, sym, off, back, thumb):
+        """Line of sym+off; back=1 for a return address, which is looked
+        up at the call: at - 1, after dropping the Thumb bit that a Thumb
+        return address carries (else - 1 lands on the next instruction)."""
         if sym not in self.syms:
             return None, None, None
         addr = self.syms[sym] + off
+        if back:
+            addr = (addr & ~1 if thumb else addr) - 1
         a2l = self._first(subprocess.run(
             [self.addr2line, '-e', self.ko, '-j', '.text', '%#x' % addr],
             capture_output=True, text=True).stdout)
@@ -98,7 +105,7 @@ class Oracle:
         return addr, a2l, self._first(llvm)
 
 
-def judge_trigger(cell, lines, name, oracle):
+def judge_trigger(cell, lines, name, oracle, warn_pc, thumb):
     idx = [i for i, l in enumerate(lines)
            if (m := FIRES.match(l)) and m.group(1) == name]
     if not cell.check('%s: marker' % name, len(idx) == 1,
@@ -131,7 +138,9 @@ def judge_trigger(cell, lines, name, oracle):
         if cell.check('%s: WARNING line' % name, len(w) == 1 and
                       '%s:%s' % (w[0].group(1), w[0].group(2)) == where,
                       w[0].group(0) if w else 'no WARNING line'):
-            pick = (w[0].group(3), int(w[0].group(4), 16), 0)
+            # A trap-based WARN (x86, arm64) reports the trapping PC; one
+            # through warn_slowpath_fmt() (arm) reports its return address.
+            pick = (w[0].group(3), int(w[0].group(4), 16), 1 if warn_pc == 'return' else 0)
     elif name == 'oops':
         cell.check('%s: Oops report' % name, any(OOPS.search(l) for l in seg),
                    next((l for l in seg if OOPS.search(l)), 'no Oops line'))
@@ -150,7 +159,7 @@ def judge_trigger(cell, lines, name, oracle):
     if pick is None or oracle is None:
         return
     sym, off, back = pick
-    addr, a2l, llvm = oracle.lookup(sym, off - back)
+    addr, a2l, llvm = oracle.lookup(sym, off, back, thumb)
     if addr is None:
         cell.check('%s: source line' % name, False, '%s not in the module' % sym)
         return
@@ -176,6 +185,9 @@ def main():
     ap.add_argument('--module')
     ap.add_argument('--addr2line', default='addr2line')
     ap.add_argument('--nm', default='nm')
+    ap.add_argument('--warn-pc', choices=('trap', 'return'), default='trap')
+    ap.add_argument('--thumb', action='store_true',
+                    help='return addresses may carry the Thumb bit')
     a = ap.parse_args()
 
     res = {'arch': a.arch, 'build': 'ok', 'boot': '-', 'tests_passed': 0,
@@ -229,7 +241,7 @@ def main():
         except (OSError, subprocess.CalledProcessError) as e:
             cell.check('module symbols', False, str(e))
     for name in planned_triggers(a.plan) if a.plan else []:
-        judge_trigger(cell, lines, name, oracle)
+        judge_trigger(cell, lines, name, oracle, a.warn_pc, a.thumb)
 
     res['checks'] = cell.checks
     failed = [c for c in cell.checks if not c['ok']]

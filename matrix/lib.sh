@@ -6,6 +6,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${BUILD:=$top/build}"
 BUILD=$(realpath -m "$BUILD")
 SRC=$BUILD/src/linux
+RESULTS_ROOT=$(realpath -m "${RESULTS_ROOT:-$BUILD/results}")
 ALL_ARCHES="x86_64 i386 arm arm64"
 
 log() { printf '[%s] %s\n' "${ARCH_NAME:-matrix}" "$*"; }
@@ -16,14 +17,14 @@ vrun() { [ "${V:-0}" = 1 ] && printf '+ %s\n' "$*" >&2; "$@"; }
 # arch file, and ARCH_FRAGMENT to the file's CONFIG_ lines.  The file is
 # parsed, never sourced: only KEY=value and CONFIG_ lines are allowed.
 load_arch() {
-	# ARCH_FILE may name another file for this arch (the judge's self-test
-	# plants faults that way); RESULTS_DIR moves the results.
-	local f=${ARCH_FILE:-$top/arch-configs/$1.arch} line key val n=0
+	# ARCH_DIR may name another folder of arch files (tests/faults plants
+	# faults that way); RESULTS_ROOT moves the results.
+	local f=${ARCH_DIR:-$top/arch-configs}/$1.arch line key val n=0
 	[ -f "$f" ] || die "no arch file $f (arches: $ALL_ARCHES)"
 	ARCH_NAME=$1
 	ARCH_FRAGMENT=
 	for key in KARCH CROSS_COMPILE IMAGE QEMU QEMU_MACHINE QEMU_CPU CONSOLE \
-		   MEMORY TIMEOUT UNWINDER LLVM_TARGET; do
+		   MEMORY TIMEOUT UNWINDER LLVM_TARGET WARN_PC THUMB; do
 		unset "$key"
 	done
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -40,12 +41,12 @@ load_arch() {
 		*) die "$f:$n: not KEY=value: $line" ;;
 		esac
 	done < "$f"
-	for key in KARCH IMAGE QEMU QEMU_MACHINE CONSOLE MEMORY TIMEOUT UNWINDER; do
+	for key in KARCH IMAGE QEMU QEMU_MACHINE CONSOLE MEMORY TIMEOUT UNWINDER WARN_PC; do
 		[ -n "${!key:-}" ] || die "$f: $key is not set"
 	done
-	: "${CROSS_COMPILE:=}" "${QEMU_CPU:=}" "${LLVM_TARGET:=}"
+	: "${CROSS_COMPILE:=}" "${QEMU_CPU:=}" "${LLVM_TARGET:=}" "${THUMB:=}"
 	OBJ=$BUILD/$ARCH_NAME
-	RESULTS=${RESULTS_DIR:-$BUILD/results/$ARCH_NAME}
+	RESULTS=$RESULTS_ROOT/$ARCH_NAME
 }
 
 # kmake ARGS...: make in the kernel tree for the loaded arch.

@@ -6,7 +6,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 arches=${*:-$ALL_ARCHES}
-mkdir -p "$BUILD/results"
+mkdir -p "$RESULTS_ROOT"
 t0=$(date +%s)
 if command -v ccache >/dev/null; then
 	ccache -z >/dev/null 2>&1 || true
@@ -24,4 +24,4 @@ if command -v ccache >/dev/null; then
 fi
 echo "matrix: $(( $(date +%s) - t0 )) s for: $arches"
 # shellcheck disable=SC2086
-python3 "$top/matrix/report.py" "$BUILD/results" $arches
+python3 "$top/matrix/report.py" "$RESULTS_ROOT" $arches

@@ -65,4 +65,5 @@ log "QEMU exited $qrc after $(( $(date +%s) - tb )) s"
 python3 "$top/matrix/judge.py" --arch "$ARCH_NAME" --console "$RESULTS/console.log" \
 	--qemu-rc "$qrc" --timeout "$TIMEOUT" --plan "$plan" --module "$mod/lltest.ko" \
 	--addr2line "${CROSS_COMPILE}addr2line" --nm "${CROSS_COMPILE}nm" \
+	--warn-pc "$WARN_PC" ${THUMB:+--thumb} \
 	--seconds $(( $(date +%s) - t0 )) --out "$RESULTS/result.json"
