@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dwarf_line.h - decoder for DWARF .debug_line line-number programs
+ *
+ * One self-contained unit shared by the host tool (hosttool/lineloc), its
+ * fuzz target and, later, the kernel's module loader: no allocation, no
+ * global state, no libc.  The caller owns every buffer; rows and file
+ * entries are handed to callbacks.  Errors are negative DWL_E* codes, with
+ * the offending .debug_line offset (and a value, where one helps) left in
+ * struct dwarf_line_ctx.
+ */
+#ifndef DWARF_LINE_H
+#define DWARF_LINE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stdint.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int64_t s64;
+#endif
+
+enum {
+	DWL_E_TRUNCATED = 1,	/* a read would go past the unit or section */
+	DWL_E_LENGTH,		/* unit_length past the end of the section */
+	DWL_E_RESERVED_LENGTH,	/* unit_length 0xfffffff0..0xfffffffe */
+	DWL_E_VERSION,		/* version not 2..5 (err_val) */
+	DWL_E_HEADER_LENGTH,	/* header_length past the end of the unit */
+	DWL_E_LINE_RANGE,	/* line_range is 0 */
+	DWL_E_OPCODE_BASE,	/* opcode_base is 0 */
+	DWL_E_MAX_OPS,		/* maximum_operations_per_instruction is 0 */
+	DWL_E_ADDR_SIZE,	/* address size not 1..8 (err_val) */
+	DWL_E_SEG_SEL,		/* non-zero segment selector size (err_val) */
+	DWL_E_FORM,		/* unsupported form in an entry format (err_val) */
+	DWL_E_FORMAT_COUNT,	/* more entry-format pairs than we keep */
+	DWL_E_STR_OFFSET,	/* string offset past its section (err_val) */
+	DWL_E_STR_UNTERMINATED,	/* string runs off the end of its section */
+	DWL_E_NO_STR_SECTION,	/* strp/line_strp with no such section */
+	DWL_E_EXT_LENGTH,	/* extended opcode length 0 */
+	DWL_E_CALLBACK,		/* a callback returned non-zero (err_val) */
+	DWL_E_MAX
+};
+
+/* Entry-format pairs kept per table; DWARF 5 producers use 2 to 4. */
+#define DWL_MAX_FORMATS 8
+
+/**
+ * struct dwarf_line_ctx - the sections a line program may refer to
+ * @line: .debug_line contents, @line_size bytes
+ * @line_str: .debug_line_str contents (DW_FORM_line_strp), or NULL
+ * @str: .debug_str contents (DW_FORM_strp), or NULL
+ * @big_endian: byte order of the object, chosen once per file
+ * @err_off: on error, the .debug_line offset where decoding stopped
+ * @err_val: on error, the offending value (version, form, size, ...)
+ */
+struct dwarf_line_ctx {
+	const u8 *line;
+	u64 line_size;
+	const u8 *line_str;
+	u64 line_str_size;
+	const u8 *str;
+	u64 str_size;
+	bool big_endian;
+	u64 err_off;
+	u64 err_val;
+};
+
+/* One entry-format table (DWARF 5), or the fixed v2-4 layout. */
+struct dwarf_line_format {
+	u8 count;
+	u64 type[DWL_MAX_FORMATS];	/* DW_LNCT_* */
+	u64 form[DWL_MAX_FORMATS];	/* DW_FORM_* */
+};
+
+/**
+ * struct dwarf_line_unit - a parsed line-program header
+ *
+ * Offsets are .debug_line offsets.  Directory and file indexes are the raw
+ * DWARF ones: from 1 in versions 2-4 (index 0 meaning the compilation
+ * directory / no file), from 0 in version 5 (entry 0 is the compilation
+ * directory and the primary source file).
+ */
+struct dwarf_line_unit {
+	u64 offset;		/* of the unit_length field */
+	u64 end;		/* one past the unit: the next unit's offset */
+	u64 program;		/* first opcode */
+	u64 header_length;
+	u16 version;
+	u8 offset_size;		/* 4 or 8 (64-bit DWARF) */
+	u8 address_size;	/* v5 header; 0 when the header has none */
+	u8 seg_sel_size;
+	u8 min_inst_length;
+	u8 max_ops_per_inst;
+	u8 default_is_stmt;
+	s8 line_base;
+	u8 line_range;
+	u8 opcode_base;
+	u64 std_lengths;	/* offset of standard_opcode_lengths[] */
+	struct dwarf_line_format dir_format;
+	struct dwarf_line_format file_format;
+	u64 dirs;		/* offset of the first directory entry */
+	u64 dir_count;
+	u64 files;		/* offset of the first file entry */
+	u64 file_count;
+};
+
+/* A directory or file entry; @path points into one of the sections. */
+struct dwarf_line_entry {
+	u64 index;
+	const char *path;	/* NUL-terminated; NULL if the entry has none */
+	u64 dir_index;
+	u64 mtime;
+	u64 size;
+	const u8 *md5;		/* 16 bytes, or NULL */
+	u64 offset;		/* .debug_line offset of the entry */
+};
+
+/* One row of the line-number matrix. */
+struct dwarf_line_row {
+	u64 address;
+	u64 file;		/* raw DWARF file index */
+	u64 line;
+	u64 column;
+	u64 discriminator;
+	u64 isa;
+	u32 op_index;
+	bool is_stmt;
+	bool basic_block;
+	bool end_sequence;
+	bool prologue_end;
+	bool epilogue_begin;
+	u64 offset;		/* .debug_line offset of the opcode */
+	/*
+	 * .debug_line offset of the operand of the sequence's last
+	 * DW_LNE_set_address, or ~0 if none: in a relocatable object the
+	 * relocation found there names the section the sequence is in.
+	 */
+	u64 set_address_offset;
+};
+
+/*
+ * Callbacks: return 0 to go on; anything else stops decoding with
+ * DWL_E_CALLBACK and the value in ctx->err_val.  @define_file receives
+ * DW_LNE_define_file entries (v2-4); its index continues the file table.
+ */
+struct dwarf_line_ops {
+	int (*row)(void *arg, const struct dwarf_line_row *row);
+	int (*define_file)(void *arg, const struct dwarf_line_entry *entry);
+};
+
+enum dwarf_line_table { DWL_DIRS, DWL_FILES };
+
+int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
+			    struct dwarf_line_unit *unit);
+int dwarf_line_entries(struct dwarf_line_ctx *ctx,
+		       const struct dwarf_line_unit *unit,
+		       enum dwarf_line_table table,
+		       int (*cb)(void *arg, const struct dwarf_line_entry *e),
+		       void *arg);
+int dwarf_line_run(struct dwarf_line_ctx *ctx,
+		   const struct dwarf_line_unit *unit,
+		   const struct dwarf_line_ops *ops, void *arg);
+const char *dwarf_line_strerror(int err);
+
+#endif /* DWARF_LINE_H */

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# hosttool/lineloc: the .debug_line reader (issue 4).  Included by the
+# top-level Makefile; also works alone: make -f hosttool/hosttool.mk TARGET
+# Paths are relative to the top of the repository.
+
+HT_HOSTCC	?= gcc
+HT_I686_CC	?= i686-linux-gnu-gcc
+HT_FUZZ_CC	?= clang-14
+HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64
+HT_SRCS		:= hosttool/lineloc.c hosttool/dwarf_line.c
+HT_DEPS		:= $(HT_SRCS) hosttool/dwarf_line.h hosttool/hosttool.mk
+HT_FUZZ		:= hosttool/fuzz/fuzz_dwarf_line
+
+# A static i686 zlib needs zlib1g-dev:i386; without it lineloc-i686 is
+# built without zlib and refuses SHF_COMPRESSED sections with a clear error.
+HT_I686_LIBZ	:= $(shell $(HT_I686_CC) -print-file-name=libz.a 2>/dev/null)
+ifneq ($(filter /%,$(HT_I686_LIBZ)),)
+HT_I686_ZLIB	:= -DHAVE_ZLIB
+HT_I686_LIBS	:= -lz
+endif
+
+.PHONY: hosttool hosttool-i686 test-hosttool bench-hosttool fuzz-hosttool \
+	clean-hosttool
+
+hosttool: hosttool/lineloc
+
+hosttool/lineloc: $(HT_DEPS)
+	$(HT_HOSTCC) $(HT_CFLAGS) -DHAVE_ZLIB -o $@ $(HT_SRCS) -lz
+
+hosttool-i686: hosttool/lineloc-i686
+
+hosttool/lineloc-i686: $(HT_DEPS)
+	$(HT_I686_CC) $(HT_CFLAGS) $(HT_I686_ZLIB) -static -o $@ $(HT_SRCS) \
+		$(HT_I686_LIBS)
+
+$(HT_FUZZ): hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c \
+		hosttool/dwarf_line.h
+	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -o $@ \
+		hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c
+
+test-hosttool: hosttool/lineloc hosttool/lineloc-i686
+	tests/hosttool/run.sh
+
+bench-hosttool: hosttool/lineloc
+	tests/hosttool/bench.sh
+
+fuzz-hosttool: $(HT_FUZZ)
+	tests/hosttool/fuzz.sh $${FUZZ_SECONDS:-600}
+
+clean-hosttool:
+	rm -f hosttool/lineloc hosttool/lineloc-i686 $(HT_FUZZ)
+	rm -rf hosttool/fuzz/corpus-run

@@ -1,0 +1,1746 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lineloc - read DWARF .debug_line from any ELF file on any host
+ *
+ *   lineloc --rows FILE            every row: path:line 0xaddr [section] [end]
+ *   lineloc -e FILE [-j SECTION] [ADDR...]
+ *                                  addr2line-style lookup (stdin if no ADDR)
+ *   lineloc --stats FILE           counts: rows, addresses, files, versions
+ *
+ * ELF32/ELF64 of either byte order, executables and relocatable objects
+ * (relocations against .debug_line/.debug_info applied for x86_64, i386,
+ * arm and arm64), SHF_COMPRESSED sections via zlib.  Sections are read with
+ * pread(), never by mapping the whole file, and every address and offset is
+ * 64-bit, so a 32-bit build reads a 590 MB vmlinux and prints the same bytes
+ * as a 64-bit one.  The line programs are decoded by dwarf_line.c, the
+ * allocation-free decoder shared with the kernel and the fuzz target.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "dwarf_line.h"
+
+#define ET_REL		1
+#define SHT_SYMTAB	2
+#define SHT_RELA	4
+#define SHT_NOBITS	8
+#define SHT_REL		9
+#define SHF_COMPRESSED	0x800
+#define SHN_XINDEX	0xffff
+#define ELFCOMPRESS_ZLIB 1
+
+#define EM_386		3
+#define EM_ARM		40
+#define EM_X86_64	62
+#define EM_AARCH64	183
+
+static const char *prog = "lineloc";
+
+/* ---- output and errors ------------------------------------------------ */
+
+static FILE *out;
+static char *out_tmp;		/* -o: temporary file to remove on error */
+static char obuf[1 << 16];
+static size_t olen;
+
+static void out_flush(void)
+{
+	if (olen && fwrite(obuf, 1, olen, out) != olen) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		if (out_tmp)
+			unlink(out_tmp);
+		exit(1);
+	}
+	olen = 0;
+}
+
+static void out_mem(const char *s, size_t n)
+{
+	if (olen + n > sizeof(obuf)) {
+		out_flush();
+		if (n > sizeof(obuf)) {
+			if (fwrite(s, 1, n, out) != n)
+				olen = sizeof(obuf) + 1;	/* caught below */
+			return;
+		}
+	}
+	memcpy(obuf + olen, s, n);
+	olen += n;
+}
+
+static void out_str(const char *s)
+{
+	out_mem(s, strlen(s));
+}
+
+static void out_dec(uint64_t v)
+{
+	char b[24];
+	int i = sizeof(b);
+
+	do {
+		b[--i] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	out_mem(b + i, sizeof(b) - i);
+}
+
+static void out_hex(uint64_t v)
+{
+	char b[24];
+	int i = sizeof(b);
+
+	do {
+		b[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	b[--i] = 'x';
+	b[--i] = '0';
+	out_mem(b + i, sizeof(b) - i);
+}
+
+/* Any error ends here: one line, no partial -o file, exit status 1. */
+static void __attribute__((noreturn, format(printf, 3, 4)))
+die(const char *file, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out)
+		out_flush();
+	if (out == stdout)
+		fflush(stdout);
+	if (out_tmp)
+		unlink(out_tmp);
+	fprintf(stderr, "%s: ", prog);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	if (where)
+		fprintf(stderr, "%s: ", where);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die(NULL, NULL, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die(NULL, NULL, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+/* qsort() that accepts an empty (NULL) array. */
+static void sort(void *base, size_t n, size_t size,
+		 int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+/* Grow an array to hold at least @need elements of @size bytes. */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	if (need > SIZE_MAX / 2 / size)
+		die(NULL, NULL, "out of memory");
+	*cap = need < 16 ? 16 : need * 2;
+	return xrealloc(p, *cap * size);
+}
+
+/* ---- ELF ---------------------------------------------------------------- */
+
+struct section {
+	const char *name;
+	uint32_t type;
+	uint64_t flags, off, size, entsize;
+	uint32_t link, info;
+	uint8_t *data;		/* loaded contents, or NULL */
+	uint64_t data_size;
+};
+
+/* A relocation applied to .debug_line: where, and the symbol's section. */
+struct line_reloc {
+	uint64_t off;
+	uint32_t shndx;
+};
+
+struct elf {
+	const char *path;
+	int fd;
+	uint64_t file_size;
+	int is64, big;
+	uint16_t type, machine;
+	uint32_t shnum;
+	struct section *sec;
+	uint16_t (*r16)(const uint8_t *p);
+	uint32_t (*r32)(const uint8_t *p);
+	uint64_t (*r64)(const uint8_t *p);
+	void (*w32)(uint8_t *p, uint32_t v);
+	void (*w64)(uint8_t *p, uint64_t v);
+	struct line_reloc *lrel;
+	size_t nlrel;
+};
+
+static uint16_t le16(const uint8_t *p) { return p[0] | p[1] << 8; }
+static uint16_t be16(const uint8_t *p) { return p[1] | p[0] << 8; }
+static uint32_t le32(const uint8_t *p)
+{
+	return le16(p) | (uint32_t)le16(p + 2) << 16;
+}
+static uint32_t be32(const uint8_t *p)
+{
+	return be16(p + 2) | (uint32_t)be16(p) << 16;
+}
+static uint64_t le64(const uint8_t *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+static uint64_t be64(const uint8_t *p)
+{
+	return be32(p + 4) | (uint64_t)be32(p) << 32;
+}
+static void wle32(uint8_t *p, uint32_t v)
+{
+	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
+}
+static void wbe32(uint8_t *p, uint32_t v)
+{
+	p[3] = v; p[2] = v >> 8; p[1] = v >> 16; p[0] = v >> 24;
+}
+static void wle64(uint8_t *p, uint64_t v)
+{
+	wle32(p, (uint32_t)v);
+	wle32(p + 4, (uint32_t)(v >> 32));
+}
+static void wbe64(uint8_t *p, uint64_t v)
+{
+	wbe32(p + 4, (uint32_t)v);
+	wbe32(p, (uint32_t)(v >> 32));
+}
+
+static char where_buf[512];
+
+/* "SECTION+0xOFF" for error messages. */
+static const char *at(const char *sec, uint64_t off)
+{
+	snprintf(where_buf, sizeof(where_buf), "%s+0x%" PRIx64, sec, off);
+	return where_buf;
+}
+
+static void read_at(struct elf *e, uint64_t off, void *buf, uint64_t len,
+		    const char *what)
+{
+	uint8_t *p = buf;
+	ssize_t n;
+
+	if (off > e->file_size || len > e->file_size - off)
+		die(e->path, NULL, "%s at 0x%" PRIx64 " (0x%" PRIx64
+		    " bytes) is past the end of the file (0x%" PRIx64 ")",
+		    what, off, len, e->file_size);
+	if ((uint64_t)(size_t)len != len)
+		die(e->path, NULL, "%s too large for this host", what);
+	while (len) {
+		n = pread(e->fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len,
+			  (off_t)off);
+		if (n <= 0)
+			die(e->path, NULL, "reading %s: %s", what,
+			    n ? strerror(errno) : "unexpected end of file");
+		p += n;
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+}
+
+static void elf_open(struct elf *e, const char *path)
+{
+	uint8_t h[64], sh[64];
+	uint64_t shoff, shstr_size;
+	uint32_t shentsize, i, shstrndx;
+	struct stat st;
+	char *names;
+
+	memset(e, 0, sizeof(*e));
+	e->path = path;
+	e->fd = open(path, O_RDONLY);
+	if (e->fd < 0)
+		die(path, NULL, "%s", strerror(errno));
+	if (fstat(e->fd, &st))
+		die(path, NULL, "%s", strerror(errno));
+	e->file_size = (uint64_t)st.st_size;
+	if (e->file_size < 52)
+		die(path, NULL, "not an ELF file (too short)");
+	read_at(e, 0, h, e->file_size < 64 ? 52 : 64, "ELF header");
+	if (memcmp(h, "\177ELF", 4))
+		die(path, NULL, "not an ELF file");
+	if (h[4] != 1 && h[4] != 2)
+		die(path, NULL, "bad ELF class %u", h[4]);
+	if (h[5] != 1 && h[5] != 2)
+		die(path, NULL, "bad ELF data encoding %u", h[5]);
+	e->is64 = h[4] == 2;
+	e->big = h[5] == 2;
+	/* Byte order is decided here, once; everything reads through these. */
+	e->r16 = e->big ? be16 : le16;
+	e->r32 = e->big ? be32 : le32;
+	e->r64 = e->big ? be64 : le64;
+	e->w32 = e->big ? wbe32 : wle32;
+	e->w64 = e->big ? wbe64 : wle64;
+	if (e->is64 && e->file_size < 64)
+		die(path, NULL, "truncated ELF header");
+	e->type = e->r16(h + 16);
+	e->machine = e->r16(h + 18);
+	if (e->is64) {
+		shoff = e->r64(h + 40);
+		shentsize = e->r16(h + 58);
+		e->shnum = e->r16(h + 60);
+		shstrndx = e->r16(h + 62);
+	} else {
+		shoff = e->r32(h + 32);
+		shentsize = e->r16(h + 46);
+		e->shnum = e->r16(h + 48);
+		shstrndx = e->r16(h + 50);
+	}
+	if (!shoff)
+		die(path, NULL, "no section headers");
+	if (shentsize < (e->is64 ? 64u : 40u))
+		die(path, NULL, "bad section header size %u", shentsize);
+	/* More than 0xff00 sections: the real counts live in section 0. */
+	read_at(e, shoff, sh, e->is64 ? 64 : 40, "section header 0");
+	if (!e->shnum)
+		e->shnum = (uint32_t)(e->is64 ? e->r64(sh + 32) : e->r32(sh + 20));
+	if (shstrndx == SHN_XINDEX)
+		shstrndx = e->r32(sh + (e->is64 ? 40 : 24));
+	if (shstrndx >= e->shnum)
+		die(path, NULL, "bad section name table index %u", shstrndx);
+	if ((uint64_t)e->shnum * shentsize > e->file_size)
+		die(path, NULL, "section headers past the end of the file");
+	e->sec = xmalloc(e->shnum * sizeof(*e->sec));
+	for (i = 0; i < e->shnum; i++) {
+		struct section *s = &e->sec[i];
+
+		read_at(e, shoff + (uint64_t)i * shentsize, sh,
+			e->is64 ? 64 : 40, "section header");
+		s->name = (const char *)(uintptr_t)e->r32(sh);
+		s->type = e->r32(sh + 4);
+		if (e->is64) {
+			s->flags = e->r64(sh + 8);
+			s->off = e->r64(sh + 24);
+			s->size = e->r64(sh + 32);
+			s->link = e->r32(sh + 40);
+			s->info = e->r32(sh + 44);
+			s->entsize = e->r64(sh + 56);
+		} else {
+			s->flags = e->r32(sh + 8);
+			s->off = e->r32(sh + 16);
+			s->size = e->r32(sh + 20);
+			s->link = e->r32(sh + 24);
+			s->info = e->r32(sh + 28);
+			s->entsize = e->r32(sh + 36);
+		}
+		s->data = NULL;
+	}
+	shstr_size = e->sec[shstrndx].size;
+	names = xmalloc(shstr_size + 1);
+	read_at(e, e->sec[shstrndx].off, names, shstr_size,
+		"section name table");
+	names[shstr_size] = 0;
+	for (i = 0; i < e->shnum; i++) {
+		uint64_t n = (uint64_t)(uintptr_t)e->sec[i].name;
+
+		e->sec[i].name = n < shstr_size ? names + n : "?";
+	}
+}
+
+static int elf_find(const struct elf *e, const char *name)
+{
+	uint32_t i;
+
+	for (i = 1; i < e->shnum; i++)
+		if (!strcmp(e->sec[i].name, name) && e->sec[i].type != SHT_NOBITS)
+			return (int)i;
+	return -1;
+}
+
+/* Raw contents of section @i (no decompression, no relocation). */
+static uint8_t *elf_raw(struct elf *e, uint32_t i)
+{
+	struct section *s = &e->sec[i];
+	uint8_t *p;
+
+	if (s->type == SHT_NOBITS)
+		return xmalloc(1);
+	p = xmalloc((size_t)s->size + 1);
+	read_at(e, s->off, p, s->size, s->name);
+	return p;
+}
+
+static void decompress(struct elf *e, struct section *s)
+{
+	uint64_t hdr = e->is64 ? 24 : 12, size;
+	uint32_t type;
+
+	if (s->data_size < hdr)
+		die(e->path, at(s->name, 0), "truncated compression header");
+	type = e->r32(s->data);
+	size = e->is64 ? e->r64(s->data + 8) : e->r32(s->data + 4);
+	if (type != ELFCOMPRESS_ZLIB)
+		die(e->path, at(s->name, 0), "unsupported compression type %u",
+		    type);
+#ifdef HAVE_ZLIB
+	{
+		uLongf dlen = (uLongf)size;
+		uint8_t *d;
+
+		if ((uint64_t)dlen != size || size > SIZE_MAX - 1)
+			die(e->path, at(s->name, 0),
+			    "compressed size too large for this host");
+		d = xmalloc((size_t)size + 1);
+		if (uncompress(d, &dlen, s->data + hdr,
+			       (uLong)(s->data_size - hdr)) != Z_OK ||
+		    dlen != size)
+			die(e->path, at(s->name, hdr), "zlib data is corrupt");
+		free(s->data);
+		s->data = d;
+		s->data_size = size;
+	}
+#else
+	(void)size;
+	die(e->path, at(s->name, 0),
+	    "compressed section, but lineloc was built without zlib");
+#endif
+}
+
+/* Size of relocation @type's field, 0 for "none", -1 if unknown. */
+static int reloc_size(uint16_t machine, uint32_t type)
+{
+	switch (machine) {
+	case EM_X86_64:
+		if (type == 0)
+			return 0;
+		if (type == 1)			/* R_X86_64_64 */
+			return 8;
+		if (type == 10 || type == 11)	/* R_X86_64_32, _32S */
+			return 4;
+		break;
+	case EM_386:
+		if (type == 0)
+			return 0;
+		if (type == 1)			/* R_386_32 */
+			return 4;
+		break;
+	case EM_ARM:
+		if (type == 0)
+			return 0;
+		if (type == 2)			/* R_ARM_ABS32 */
+			return 4;
+		break;
+	case EM_AARCH64:
+		if (type == 0 || type == 256)
+			return 0;
+		if (type == 257)		/* R_AARCH64_ABS64 */
+			return 8;
+		if (type == 258)		/* R_AARCH64_ABS32 */
+			return 4;
+		break;
+	}
+	return -1;
+}
+
+/*
+ * Apply the REL/RELA sections that target section @target of a
+ * relocatable object.  @strict: an unknown type is an error (.debug_line);
+ * otherwise it is left alone (.debug_info carries TLS offsets in DIEs that
+ * lineloc never reads).  @record: remember each applied relocation's
+ * symbol section, to name the section of every line sequence.
+ */
+static void apply_relocs(struct elf *e, uint32_t target, int strict,
+			 int record)
+{
+	struct section *t = &e->sec[target];
+	uint32_t i;
+
+	for (i = 1; i < e->shnum; i++) {
+		struct section *r = &e->sec[i];
+		int rela = r->type == SHT_RELA;
+		uint64_t ent = rela ? (e->is64 ? 24 : 12) : (e->is64 ? 16 : 8);
+		uint64_t symsz = e->is64 ? 24 : 16, nsym, j;
+		uint8_t *rd, *sd;
+		size_t cap = 0;
+
+		if ((r->type != SHT_REL && !rela) || r->info != target)
+			continue;
+		if (r->link >= e->shnum || e->sec[r->link].type != SHT_SYMTAB)
+			die(e->path, at(r->name, 0), "bad symbol table link %u",
+			    r->link);
+		rd = elf_raw(e, i);
+		sd = elf_raw(e, r->link);
+		nsym = e->sec[r->link].size / symsz;
+		if (record)
+			cap = e->nlrel;
+		for (j = 0; j + ent <= r->size; j += ent) {
+			uint8_t *p = rd + j, *sym;
+			uint64_t off, info, addend, value, symi;
+			uint32_t type, shndx;
+			int size;
+
+			if (e->is64) {
+				off = e->r64(p);
+				info = e->r64(p + 8);
+				addend = rela ? e->r64(p + 16) : 0;
+				type = (uint32_t)info;
+				symi = info >> 32;
+			} else {
+				off = e->r32(p);
+				info = e->r32(p + 4);
+				addend = rela ? (uint64_t)(int64_t)(int32_t)
+						e->r32(p + 8) : 0;
+				type = info & 0xff;
+				symi = info >> 8;
+			}
+			size = reloc_size(e->machine, type);
+			if (size < 0) {
+				if (!strict)
+					continue;
+				die(e->path, at(r->name, j),
+				    "unsupported relocation type %u for machine %u against %s",
+				    type, e->machine, t->name);
+			}
+			if (!size)
+				continue;
+			if (off > t->data_size || (uint64_t)size > t->data_size - off)
+				die(e->path, at(r->name, j),
+				    "relocation at 0x%" PRIx64 " is outside %s (size 0x%" PRIx64 ")",
+				    off, t->name, t->data_size);
+			if (symi >= nsym)
+				die(e->path, at(r->name, j),
+				    "bad symbol index %" PRIu64, symi);
+			sym = sd + symi * symsz;
+			if (e->is64) {
+				value = e->r64(sym + 8);
+				shndx = e->r16(sym + 6);
+			} else {
+				value = e->r32(sym + 4);
+				shndx = e->r16(sym + 14);
+			}
+			if (!rela)	/* REL: the addend is in place */
+				addend = size == 8 ? e->r64(t->data + off)
+						   : e->r32(t->data + off);
+			value += addend;
+			if (size == 8)
+				e->w64(t->data + off, value);
+			else
+				e->w32(t->data + off, (uint32_t)value);
+			if (record) {
+				e->lrel = grow(e->lrel, &cap, e->nlrel + 1,
+					       sizeof(*e->lrel));
+				e->lrel[e->nlrel].off = off;
+				e->lrel[e->nlrel++].shndx = shndx;
+			}
+		}
+		free(rd);
+		free(sd);
+	}
+}
+
+/* Load a section: read, decompress, relocate (ET_REL only). */
+static struct section *elf_load(struct elf *e, const char *name, int strict,
+				int record)
+{
+	int i = elf_find(e, name);
+	struct section *s;
+
+	if (i < 0)
+		return NULL;
+	s = &e->sec[i];
+	if (s->data)
+		return s;
+	s->data = elf_raw(e, (uint32_t)i);
+	s->data_size = s->size;
+	if (s->flags & SHF_COMPRESSED)
+		decompress(e, s);
+	/*
+	 * Executables keep their relocations with --emit-relocs (Debian's
+	 * vmlinux has .rela.debug_line); they are already applied there.
+	 */
+	if (e->type == ET_REL)
+		apply_relocs(e, (uint32_t)i, strict, record);
+	return s;
+}
+
+static int cmp_lrel(const void *a, const void *b)
+{
+	const struct line_reloc *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Section index of the relocation at .debug_line offset @off, or 0. */
+static uint32_t lrel_shndx(const struct elf *e, uint64_t off)
+{
+	size_t lo = 0, hi = e->nlrel;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->lrel[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->nlrel && e->lrel[lo].off == off ? e->lrel[lo].shndx : 0;
+}
+
+/* ---- compilation directories from .debug_info ------------------------- */
+
+/*
+ * Line tables before DWARF 5 do not name the compilation directory that
+ * directory index 0 stands for; it is DW_AT_comp_dir of the unit whose
+ * DW_AT_stmt_list points at the table.  Only each unit's first DIE is
+ * read: for an executable a few hundred bytes per unit through pread(),
+ * never the whole (164 MB in Debian's vmlinux) section.
+ */
+struct comp_dir {
+	uint64_t stmt_list;
+	char *dir;
+};
+
+struct info_cur {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t ic_un(struct elf *e, struct info_cur *c, unsigned int n)
+{
+	uint64_t v;
+
+	if ((size_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		c->p = c->end;
+		return 0;
+	}
+	v = n == 1 ? c->p[0] : n == 2 ? e->r16(c->p) : n == 4 ? e->r32(c->p) :
+	    e->r64(c->p);
+	c->p += n;
+	return v;
+}
+
+static uint64_t ic_uleb(struct info_cur *c)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	uint8_t b;
+
+	do {
+		if (c->p >= c->end) {
+			c->bad = 1;
+			return 0;
+		}
+		b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+static void ic_skip(struct info_cur *c, uint64_t n)
+{
+	if ((uint64_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		c->p = c->end;
+	} else {
+		c->p += n;
+	}
+}
+
+static const char *ic_cstr(struct info_cur *c)
+{
+	const uint8_t *s = c->p;
+
+	while (c->p < c->end && *c->p)
+		c->p++;
+	if (c->p >= c->end) {
+		c->bad = 1;
+		return NULL;
+	}
+	c->p++;
+	return (const char *)s;
+}
+
+static const char *sec_str(struct section *s, uint64_t off)
+{
+	if (!s || off >= s->data_size || !memchr(s->data + off, 0,
+						 (size_t)(s->data_size - off)))
+		return NULL;
+	return (const char *)s->data + off;
+}
+
+static int cmp_comp_dir(const void *a, const void *b)
+{
+	const struct comp_dir *x = a, *y = b;
+
+	return x->stmt_list < y->stmt_list ? -1 : x->stmt_list > y->stmt_list;
+}
+
+static struct comp_dir *read_comp_dirs(struct elf *e, size_t *count)
+{
+	struct section *info, *abbrev, *str, *lstr;
+	struct comp_dir *cd = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t off = 0, size;
+	uint8_t chunk[4096];
+	int i, whole;
+
+	*count = 0;
+	i = elf_find(e, ".debug_info");
+	abbrev = elf_load(e, ".debug_abbrev", 0, 0);
+	if (i < 0 || !abbrev)
+		return NULL;
+	str = elf_load(e, ".debug_str", 0, 0);
+	lstr = elf_load(e, ".debug_line_str", 0, 0);
+	info = &e->sec[i];
+	whole = e->type == ET_REL || (info->flags & SHF_COMPRESSED);
+	if (whole)
+		info = elf_load(e, ".debug_info", 0, 0);
+	size = whole ? info->data_size : info->size;
+
+	while (off + 11 <= size) {
+		struct info_cur c, a;
+		uint64_t len, abbr_off, code, next, stmt = ~(uint64_t)0;
+		unsigned int osz = 4, asz, ver, ut = 1;
+		const char *dir = NULL;
+		uint64_t clen = size - off < sizeof(chunk) ? size - off :
+				sizeof(chunk);
+
+		if (whole) {
+			c.p = info->data + off;
+		} else {
+			read_at(e, info->off + off, chunk, clen, ".debug_info");
+			c.p = chunk;
+		}
+		c.end = c.p + clen;
+		c.bad = 0;
+		len = ic_un(e, &c, 4);
+		if (len == 0xffffffff) {
+			osz = 8;
+			len = ic_un(e, &c, 8);
+		}
+		if (len > size - off - (osz == 8 ? 12 : 4))
+			break;		/* lineloc only reports .debug_line errors */
+		next = off + (osz == 8 ? 12 : 4) + len;
+		ver = (unsigned int)ic_un(e, &c, 2);
+		if (ver >= 5) {
+			ut = (unsigned int)ic_un(e, &c, 1);
+			asz = (unsigned int)ic_un(e, &c, 1);
+			abbr_off = ic_un(e, &c, osz);
+			if (ut == 4 || ut == 5)		/* skeleton, split */
+				ic_skip(&c, 8);
+			else if (ut == 2 || ut == 6)	/* type units */
+				ic_skip(&c, 8 + osz);
+		} else {
+			abbr_off = ic_un(e, &c, osz);
+			asz = (unsigned int)ic_un(e, &c, 1);
+		}
+		code = ic_uleb(&c);
+		if (c.bad || ver < 2 || ver > 5 || !code ||
+		    abbr_off >= abbrev->data_size)
+			goto next;
+		/* Find the abbreviation of the unit DIE. */
+		a.p = abbrev->data + abbr_off;
+		a.end = abbrev->data + abbrev->data_size;
+		a.bad = 0;
+		for (;;) {
+			uint64_t ac = ic_uleb(&a), at_, form;
+
+			if (a.bad || !ac)
+				goto next;
+			ic_uleb(&a);		/* tag */
+			ic_skip(&a, 1);		/* children */
+			if (ac == code)
+				break;
+			do {
+				at_ = ic_uleb(&a);
+				form = ic_uleb(&a);
+				if (form == 0x21)
+					ic_uleb(&a);
+			} while (!a.bad && (at_ || form));
+		}
+		for (;;) {
+			uint64_t at_ = ic_uleb(&a), form = ic_uleb(&a), v = 0;
+			const char *s = NULL;
+
+			if (a.bad || (!at_ && !form))
+				break;
+again:
+			switch (form) {
+			case 0x01: ic_skip(&c, asz); break;		/* addr */
+			case 0x0b: case 0x11: case 0x0c: case 0x25: case 0x29:
+				v = ic_un(e, &c, 1); break;
+			case 0x05: case 0x12: case 0x26: case 0x2a:
+				v = ic_un(e, &c, 2); break;
+			case 0x27: case 0x2b: ic_skip(&c, 3); break;
+			case 0x06: case 0x13: case 0x28: case 0x2c: case 0x1c:
+				v = ic_un(e, &c, 4); break;
+			case 0x07: case 0x14: case 0x20: case 0x24:
+				v = ic_un(e, &c, 8); break;
+			case 0x1e: ic_skip(&c, 16); break;
+			case 0x0e: s = sec_str(str, ic_un(e, &c, osz)); break;
+			case 0x1f: s = sec_str(lstr, ic_un(e, &c, osz)); break;
+			case 0x17: case 0x1d: v = ic_un(e, &c, osz); break;
+			case 0x10: ic_skip(&c, ver == 2 ? asz : osz); break;
+			case 0x0d: case 0x0f: case 0x15: case 0x1a: case 0x1b:
+			case 0x22: case 0x23:
+				v = ic_uleb(&c); break;
+			case 0x08: s = ic_cstr(&c); break;
+			case 0x0a: ic_skip(&c, ic_un(e, &c, 1)); break;
+			case 0x03: ic_skip(&c, ic_un(e, &c, 2)); break;
+			case 0x04: ic_skip(&c, ic_un(e, &c, 4)); break;
+			case 0x09: case 0x18: ic_skip(&c, ic_uleb(&c)); break;
+			case 0x19: break;				/* flag_present */
+			case 0x21: ic_uleb(&a); break;			/* implicit_const */
+			case 0x16: form = ic_uleb(&c); goto again;	/* indirect */
+			default: goto next;
+			}
+			if (c.bad)
+				goto next;
+			if (at_ == 0x10)		/* DW_AT_stmt_list */
+				stmt = v;
+			else if (at_ == 0x1b && s)	/* DW_AT_comp_dir */
+				dir = s;
+		}
+		if (stmt != ~(uint64_t)0 && dir) {
+			cd = grow(cd, &cap, n + 1, sizeof(*cd));
+			cd[n].stmt_list = stmt;
+			cd[n++].dir = xstrdup(dir);
+		}
+next:
+		if (next <= off)
+			break;
+		off = next;
+	}
+	sort(cd, n, sizeof(*cd), cmp_comp_dir);
+	*count = n;
+	return cd;
+}
+
+static const char *find_comp_dir(const struct comp_dir *cd, size_t n,
+				 uint64_t stmt)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cd[mid].stmt_list < stmt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && cd[lo].stmt_list == stmt ? cd[lo].dir : NULL;
+}
+
+/* ---- paths -------------------------------------------------------------- */
+
+/*
+ * Lexical normalisation: "a//b", "a/./b" and "a/x/../b" become "a/b"; a
+ * leading ".." of a relative path stays.  No symlinks are resolved: the
+ * build machine's file system is not this one.
+ */
+static void normalize(char *path)
+{
+	char *src = path, *dst = path, *base;
+	int abs = *path == '/';
+
+	if (abs)
+		dst = ++src;
+	base = dst;
+	/* dst never passes src: each segment is written over input consumed. */
+	while (*src) {
+		char *seg = src;
+		size_t len;
+
+		while (*src && *src != '/')
+			src++;
+		len = (size_t)(src - seg);
+		if (*src)
+			src++;
+		if (!len || (len == 1 && seg[0] == '.'))
+			continue;
+		if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+			char *prev = dst;
+
+			while (prev > base && prev[-1] != '/')
+				prev--;
+			if (prev < dst && !(dst - prev == 2 && prev[0] == '.' &&
+					    prev[1] == '.')) {
+				/* Drop the previous segment and its '/'. */
+				dst = prev > base ? prev - 1 : prev;
+				continue;
+			}
+			if (prev == dst && abs)
+				continue;	/* "/.." is "/" */
+		}
+		if (dst > base)
+			*dst++ = '/';
+		memmove(dst, seg, len);
+		dst += len;
+	}
+	*dst = 0;
+	if (!*path)
+		strcpy(path, ".");
+}
+
+/* Join @dir and @name ("" parts skipped), normalised, in a new string. */
+static char *join(const char *dir, const char *name)
+{
+	size_t dl = dir ? strlen(dir) : 0, nl = strlen(name);
+	char *p = xmalloc(dl + nl + 2);
+
+	if (*name == '/' || !dl) {
+		memcpy(p, name, nl + 1);
+	} else {
+		memcpy(p, dir, dl);
+		p[dl] = '/';
+		memcpy(p + dl + 1, name, nl + 1);
+	}
+	normalize(p);
+	return p;
+}
+
+/* Interned paths: a file id per distinct resolved path. */
+struct paths {
+	char **str;
+	const char **show;	/* after stripping the source root */
+	size_t n, cap;
+	uint32_t *hash;		/* open addressing, id + 1, 0 = empty */
+	size_t hcap;
+};
+
+static uint32_t fnv(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static uint32_t intern(struct paths *ps, char *s)
+{
+	size_t i;
+
+	if (ps->n * 2 >= ps->hcap) {
+		size_t j, ncap = ps->hcap ? ps->hcap * 2 : 1024;
+		uint32_t *nh = calloc(ncap, sizeof(*nh));
+
+		if (!nh)
+			die(NULL, NULL, "out of memory");
+		for (j = 0; j < ps->n; j++) {
+			i = fnv(ps->str[j]) & (ncap - 1);
+			while (nh[i])
+				i = (i + 1) & (ncap - 1);
+			nh[i] = (uint32_t)j + 1;
+		}
+		free(ps->hash);
+		ps->hash = nh;
+		ps->hcap = ncap;
+	}
+	i = fnv(s) & (ps->hcap - 1);
+	while (ps->hash[i]) {
+		uint32_t id = ps->hash[i] - 1;
+
+		if (!strcmp(ps->str[id], s)) {
+			free(s);
+			return id;
+		}
+		i = (i + 1) & (ps->hcap - 1);
+	}
+	ps->str = grow(ps->str, &ps->cap, ps->n + 1, sizeof(*ps->str));
+	ps->str[ps->n] = s;
+	ps->hash[i] = (uint32_t)ps->n + 1;
+	return (uint32_t)ps->n++;
+}
+
+/* ---- line tables ---------------------------------------------------------- */
+
+#define NOFILE UINT32_MAX
+
+struct unit {
+	struct dwarf_line_unit h;
+	const char *comp_dir;
+	char **dirs;
+	size_t ndirs, dcap;
+	uint32_t *files;	/* by raw DWARF file index */
+	size_t nfiles, fcap;
+};
+
+struct tables {
+	struct elf elf;
+	struct section *line;
+	struct dwarf_line_ctx ctx;
+	struct unit *units;
+	size_t nunits;
+	struct paths paths;
+	struct comp_dir *cds;
+	size_t ncds;
+	char **strip;		/* prefixes, each ending in '/', longest first */
+	size_t nstrip;
+};
+
+static struct unit *cur_unit;
+static struct paths *cur_paths;
+static struct tables *cur_tables;
+static void set_shown(struct tables *t, size_t from);
+
+static void dwl_die(struct tables *t, int err)
+{
+	char what[160];
+
+	if (-err == DWL_E_VERSION || -err == DWL_E_ADDR_SIZE ||
+	    -err == DWL_E_FORM || -err == DWL_E_SEG_SEL ||
+	    -err == DWL_E_STR_OFFSET || -err == DWL_E_FORMAT_COUNT)
+		snprintf(what, sizeof(what), "%s (0x%" PRIx64 ")",
+			 dwarf_line_strerror(err), t->ctx.err_val);
+	else
+		snprintf(what, sizeof(what), "%s", dwarf_line_strerror(err));
+	die(t->elf.path, at(".debug_line", t->ctx.err_off), "%s", what);
+}
+
+static int add_dir(void *arg, const struct dwarf_line_entry *e)
+{
+	struct unit *u = arg;
+	const char *p = e->path ? e->path : "";
+	char *d;
+
+	if (u->h.version >= 5 && e->index == 0) {
+		d = xstrdup(p);
+		if (*d)
+			normalize(d);
+		u->comp_dir = d;
+	} else {
+		d = join(u->comp_dir, p);
+	}
+	u->dirs = grow(u->dirs, &u->dcap, u->ndirs + 1, sizeof(*u->dirs));
+	u->dirs[u->ndirs++] = d;
+	return 0;
+}
+
+static int add_file(void *arg, const struct dwarf_line_entry *e)
+{
+	struct unit *u = arg;
+	const char *dir = e->dir_index < u->ndirs ? u->dirs[e->dir_index] :
+			  u->comp_dir;
+	uint32_t id = intern(cur_paths, join(dir, e->path ? e->path : "??"));
+
+	while (u->nfiles < e->index) {		/* v2-4 index 0: no file */
+		u->files = grow(u->files, &u->fcap, u->nfiles + 1,
+				sizeof(*u->files));
+		u->files[u->nfiles++] = NOFILE;
+	}
+	u->files = grow(u->files, &u->fcap, u->nfiles + 1, sizeof(*u->files));
+	u->files[u->nfiles++] = id;
+	return 0;
+}
+
+static int define_file(void *arg, const struct dwarf_line_entry *e)
+{
+	size_t before = cur_tables->paths.n;
+
+	(void)arg;
+	add_file(cur_unit, e);
+	set_shown(cur_tables, before);
+	return 0;
+}
+
+static int cmp_len_desc(const void *a, const void *b)
+{
+	size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+
+	return x > y ? -1 : x < y;
+}
+
+static void add_strip(struct tables *t, const char *prefix)
+{
+	size_t n = strlen(prefix), i;
+	char *p;
+
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	if (!n)
+		return;
+	p = xmalloc(n + 2);
+	memcpy(p, prefix, n);
+	p[n] = '/';
+	p[n + 1] = 0;
+	for (i = 0; i < t->nstrip; i++)
+		if (!strcmp(t->strip[i], p)) {
+			free(p);
+			return;
+		}
+	t->strip = xrealloc(t->strip, (t->nstrip + 1) * sizeof(*t->strip));
+	t->strip[t->nstrip++] = p;
+}
+
+/* Length of the strip prefix @s starts with, 0 if none. */
+static size_t strip_len(const struct tables *t, const char *s)
+{
+	size_t j, best = 0;
+
+	for (j = 0; j < t->nstrip; j++) {
+		size_t n = strlen(t->strip[j]);
+
+		if (n > best && !strncmp(s, t->strip[j], n) && s[n])
+			best = n;
+	}
+	return best;
+}
+
+/*
+ * A kernel is recognised by its headers: whatever precedes "include/linux/"
+ * in a path (other than the host's /usr/include) is a root of the source or
+ * object tree.  Those roots and the compilation directories are stripped, so
+ * kernel/panic.c and include/generated/autoconf.h print relative whether
+ * the tree was absolute (/build/linux-6.1/...) or prefix-mapped to a
+ * relative object directory (Debian: debian/build/build_amd64_.../).
+ */
+static void auto_strip(struct tables *t)
+{
+	static const char mark[] = "include/linux/";
+	size_t i, kernel = 0;
+
+	for (i = 0; i < t->paths.n; i++) {
+		const char *s = t->paths.str[i], *m = s;
+		char *root;
+
+		while ((m = strstr(m, mark)) && m != s && m[-1] != '/')
+			m++;
+		if (!m || (m - s >= 5 && !strncmp(m - 5, "/usr/", 5)))
+			continue;
+		kernel = 1;
+		if (m == s)
+			continue;
+		root = xmalloc((size_t)(m - s) + 1);
+		memcpy(root, s, (size_t)(m - s));
+		root[m - s] = 0;
+		add_strip(t, root);
+		free(root);
+	}
+	if (!kernel)
+		return;
+	for (i = 0; i < t->nunits; i++)
+		if (t->units[i].comp_dir && t->units[i].comp_dir[0])
+			add_strip(t, t->units[i].comp_dir);
+	/*
+	 * Assembler units list only .S files, with no header to learn the
+	 * root from: in a kernel, what precedes "arch/" is the root too.
+	 */
+	for (i = 0; i < t->paths.n; i++) {
+		const char *s = t->paths.str[i], *m = strstr(s, "/arch/");
+		char *root;
+
+		if (*s != '/' || !m || strip_len(t, s))
+			continue;
+		root = xmalloc((size_t)(m - s) + 2);
+		memcpy(root, s, (size_t)(m - s) + 1);
+		root[m - s + 1] = 0;
+		add_strip(t, root);
+		free(root);
+	}
+}
+
+static void set_shown(struct tables *t, size_t from)
+{
+	size_t i;
+
+	t->paths.show = xrealloc(t->paths.show,
+				 (t->paths.cap ? t->paths.cap : 1) *
+				 sizeof(*t->paths.show));
+	for (i = from; i < t->paths.n; i++) {
+		const char *s = t->paths.str[i];
+
+		t->paths.show[i] = s + strip_len(t, s);
+	}
+}
+
+enum strip_mode { STRIP_AUTO, STRIP_GIVEN, STRIP_NONE };
+
+/* Pass 1: every header and file table; the programs run later. */
+static void load_tables(struct tables *t, const char *path,
+			enum strip_mode mode)
+{
+	uint64_t off = 0;
+	size_t cap = 0;
+	int err, need_cd = 0;
+	struct section *s;
+
+	elf_open(&t->elf, path);
+	t->line = elf_load(&t->elf, ".debug_line", 1, 1);
+	if (!t->line)
+		die(path, NULL, "no .debug_line section");
+	sort(t->elf.lrel, t->elf.nlrel, sizeof(*t->elf.lrel), cmp_lrel);
+	memset(&t->ctx, 0, sizeof(t->ctx));
+	t->ctx.line = t->line->data;
+	t->ctx.line_size = t->line->data_size;
+	t->ctx.big_endian = t->elf.big;
+	if ((s = elf_load(&t->elf, ".debug_line_str", 1, 0))) {
+		t->ctx.line_str = s->data;
+		t->ctx.line_str_size = s->data_size;
+	}
+	if ((s = elf_load(&t->elf, ".debug_str", 0, 0))) {
+		t->ctx.str = s->data;
+		t->ctx.str_size = s->data_size;
+	}
+	cur_paths = &t->paths;
+	while (off < t->ctx.line_size) {
+		struct unit *u;
+
+		t->units = grow(t->units, &cap, t->nunits + 1, sizeof(*t->units));
+		u = &t->units[t->nunits];
+		memset(u, 0, sizeof(*u));
+		err = dwarf_line_parse_header(&t->ctx, off, &u->h);
+		if (err)
+			dwl_die(t, err);
+		t->nunits++;
+		if (u->h.version < 5 && !need_cd) {
+			need_cd = 1;
+			t->cds = read_comp_dirs(&t->elf, &t->ncds);
+		}
+		if (u->h.version < 5) {
+			u->comp_dir = find_comp_dir(t->cds, t->ncds, off);
+			add_dir(u, &(struct dwarf_line_entry){ .path = u->comp_dir });
+		}
+		err = dwarf_line_entries(&t->ctx, &u->h, DWL_DIRS, add_dir, u);
+		if (!err)
+			err = dwarf_line_entries(&t->ctx, &u->h, DWL_FILES,
+						 add_file, u);
+		if (err)
+			dwl_die(t, err);
+		off = u->h.end;
+	}
+	if (mode == STRIP_AUTO)
+		auto_strip(t);
+	sort(t->strip, t->nstrip, sizeof(*t->strip), cmp_len_desc);
+	set_shown(t, 0);
+}
+
+static const char *file_name(struct tables *t, struct unit *u, uint64_t f)
+{
+	uint32_t id = f < u->nfiles ? u->files[f] : NOFILE;
+
+	if (id == NOFILE)
+		return "??";
+	return t->paths.show[id];
+}
+
+/* Run one unit's program; define_file paths get their shown form at once. */
+static void run_unit(struct tables *t, struct unit *u,
+		     int (*row)(void *, const struct dwarf_line_row *), void *arg)
+{
+	struct dwarf_line_ops ops = { row, define_file };
+	int err;
+
+	cur_unit = u;
+	cur_tables = t;
+	err = dwarf_line_run(&t->ctx, &u->h, &ops, arg);
+	if (err)
+		dwl_die(t, err);
+}
+
+static const char *seq_section(struct tables *t, uint64_t set_addr_off)
+{
+	uint32_t shndx;
+
+	if (t->elf.type != ET_REL)
+		return NULL;
+	shndx = set_addr_off == ~(uint64_t)0 ? 0 :
+		lrel_shndx(&t->elf, set_addr_off);
+	return shndx && shndx < t->elf.shnum ? t->elf.sec[shndx].name : "*ABS*";
+}
+
+/* ---- --rows ---------------------------------------------------------------- */
+
+struct rows_arg {
+	struct tables *t;
+	struct unit *u;
+};
+
+static int print_row(void *arg, const struct dwarf_line_row *r)
+{
+	struct rows_arg *ra = arg;
+	const char *sec;
+
+	out_str(file_name(ra->t, ra->u, r->file));
+	out_mem(":", 1);
+	out_dec(r->line);
+	out_mem(" ", 1);
+	out_hex(r->address);
+	sec = seq_section(ra->t, r->set_address_offset);
+	if (sec) {
+		out_mem(" ", 1);
+		out_str(sec);
+	}
+	if (r->end_sequence)
+		out_mem(" end", 4);
+	out_mem("\n", 1);
+	return 0;
+}
+
+static void do_rows(struct tables *t)
+{
+	struct rows_arg ra = { t, NULL };
+	size_t i;
+
+	for (i = 0; i < t->nunits; i++) {
+		ra.u = &t->units[i];
+		run_unit(t, ra.u, print_row, &ra);
+	}
+}
+
+/* ---- collected rows: -e and --stats ----------------------------------------- */
+
+struct row {
+	uint64_t addr;
+	uint32_t file;		/* path id, or NOFILE */
+	uint32_t line;		/* addr2line's width; larger lines wrap */
+};
+
+struct seq {
+	uint64_t start, end;
+	size_t first, n;	/* rows, the end_sequence row included */
+	uint32_t shndx;		/* ET_REL: section of the sequence */
+	uint32_t sorted;
+};
+
+struct collect {
+	struct tables *t;
+	struct unit *u;
+	struct row *rows;
+	size_t nrows, rcap;
+	struct seq *seqs;
+	size_t nseqs, scap;
+	size_t open_first;	/* first row of the open sequence */
+	int open;
+	uint64_t shndx;
+	size_t unterminated;
+	size_t end_rows;
+};
+
+static int collect_row(void *arg, const struct dwarf_line_row *r)
+{
+	struct collect *c = arg;
+	struct row *w;
+
+	if (!c->open) {
+		c->open = 1;
+		c->open_first = c->nrows;
+		c->shndx = c->t->elf.type == ET_REL &&
+			   r->set_address_offset != ~(uint64_t)0 ?
+			   lrel_shndx(&c->t->elf, r->set_address_offset) : 0;
+	}
+	c->rows = grow(c->rows, &c->rcap, c->nrows + 1, sizeof(*c->rows));
+	w = &c->rows[c->nrows++];
+	w->addr = r->address;
+	w->file = r->file < c->u->nfiles ? c->u->files[r->file] : NOFILE;
+	w->line = (uint32_t)r->line;
+	if (r->end_sequence) {
+		struct seq *s;
+		size_t i;
+
+		c->seqs = grow(c->seqs, &c->scap, c->nseqs + 1,
+			       sizeof(*c->seqs));
+		s = &c->seqs[c->nseqs++];
+		s->first = c->open_first;
+		s->n = c->nrows - c->open_first;
+		s->start = c->rows[s->first].addr;
+		s->end = r->address;
+		s->shndx = (uint32_t)c->shndx;
+		s->sorted = 1;
+		for (i = s->first + 1; i < c->nrows; i++)
+			if (c->rows[i].addr < c->rows[i - 1].addr)
+				s->sorted = 0;
+		c->open = 0;
+		c->end_rows++;
+	}
+	return 0;
+}
+
+static void collect_all(struct tables *t, struct collect *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	for (i = 0; i < t->nunits; i++) {
+		c->u = &t->units[i];
+		run_unit(t, c->u, collect_row, c);
+		if (c->open) {
+			/* No end_sequence: kept for --stats, never matched. */
+			c->unterminated++;
+			c->open = 0;
+		}
+	}
+}
+
+/* Sequences sorted by start, with a running maximum of their ends. */
+struct index {
+	struct seq **s;
+	uint64_t *maxend;
+	size_t n;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq *x = *(struct seq *const *)a;
+	const struct seq *y = *(struct seq *const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;	/* keep program order */
+}
+
+static void build_index(struct collect *c, struct index *ix, int shndx)
+{
+	size_t i;
+
+	ix->s = xmalloc((c->nseqs ? c->nseqs : 1) * sizeof(*ix->s));
+	ix->n = 0;
+	for (i = 0; i < c->nseqs; i++)
+		if (shndx < 0 || c->seqs[i].shndx == (uint32_t)shndx)
+			ix->s[ix->n++] = &c->seqs[i];
+	sort(ix->s, ix->n, sizeof(*ix->s), cmp_seq);
+	ix->maxend = xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->maxend));
+	for (i = 0; i < ix->n; i++)
+		ix->maxend[i] = i && ix->maxend[i - 1] > ix->s[i]->end ?
+				ix->maxend[i - 1] : ix->s[i]->end;
+}
+
+/*
+ * The row covering @a: in the sequence with the greatest start <= @a that
+ * still contains it (start <= a < end), the last row at the greatest
+ * address <= @a.  Past a sequence's end nothing is known.
+ */
+static const struct row *lookup(struct collect *c, struct index *ix,
+				uint64_t a)
+{
+	size_t lo = 0, hi = ix->n, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->s[mid]->start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0 && ix->maxend[i] > a;) {
+		const struct seq *s = ix->s[i];
+		const struct row *r = c->rows + s->first, *best = NULL;
+		size_t k, n = s->n - 1;		/* without the end row */
+
+		if (a >= s->end || a < s->start)
+			continue;
+		if (s->sorted) {
+			lo = 0;
+			hi = n;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (r[mid].addr <= a)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			return lo ? &r[lo - 1] : NULL;
+		}
+		for (k = 0; k < n; k++)
+			if (r[k].addr <= a && (!best || r[k].addr >= best->addr))
+				best = &r[k];
+		return best;
+	}
+	return NULL;
+}
+
+static void answer(struct tables *t, struct collect *c, struct index *ix,
+		   const char *arg)
+{
+	const struct row *r = NULL;
+	const char *p = arg;
+	char *end;
+	uint64_t a;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	errno = 0;
+	a = strtoull(p, &end, 16);
+	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+		end++;
+	if (end != p && !*end && !errno)
+		r = lookup(c, ix, a);
+	if (!r || r->file == NOFILE) {
+		out_str("??:0\n");
+		return;
+	}
+	out_str(t->paths.show[r->file]);
+	out_mem(":", 1);
+	out_dec(r->line);
+	out_mem("\n", 1);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void do_stats(struct tables *t, struct collect *c)
+{
+	uint64_t *keys, used = 0, distinct = 0;
+	size_t i, k = 0, ver[6] = { 0 }, osz[2] = { 0 };
+	unsigned char *seen;
+	char buf[64];
+	int first;
+
+	keys = xmalloc((c->nrows ? c->nrows : 1) * sizeof(*keys));
+	for (i = 0; i < c->nseqs; i++) {
+		const struct seq *s = &c->seqs[i];
+		size_t j;
+
+		/* ET_REL: sections all start at 0; count per section. */
+		for (j = s->first; j + 1 < s->first + s->n; j++)
+			keys[k++] = c->rows[j].addr ^ ((uint64_t)s->shndx << 48);
+	}
+	sort(keys, k, sizeof(*keys), cmp_u64);
+	for (i = 0; i < k; i++)
+		if (!i || keys[i] != keys[i - 1])
+			distinct++;
+	free(keys);
+	seen = calloc(t->paths.n + 1, 1);
+	if (!seen)
+		die(NULL, NULL, "out of memory");
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].file != NOFILE && !seen[c->rows[i].file]) {
+			seen[c->rows[i].file] = 1;
+			used++;
+		}
+	free(seen);
+	for (i = 0; i < t->nunits; i++) {
+		ver[t->units[i].h.version]++;
+		osz[t->units[i].h.offset_size == 8]++;
+	}
+	out_str("file: ");
+	out_str(t->elf.path);
+	out_str("\nelf: ");
+	out_str(t->elf.is64 ? "ELF64" : "ELF32");
+	out_str(t->elf.big ? " big-endian" : " little-endian");
+	out_str(t->elf.type == ET_REL ? " relocatable" : " executable");
+	out_str("\nbytes: ");
+	out_dec(t->line->data_size);
+	out_str("\nunits: ");
+	out_dec(t->nunits);
+	out_str("\nversions:");
+	for (first = 1, i = 2; i <= 5; i++)
+		if (ver[i]) {
+			out_str(first ? " " : ",");
+			out_dec(i);
+			first = 0;
+		}
+	out_str("\noffset_sizes:");
+	if (osz[0])
+		out_str(" 4");
+	if (osz[1])
+		out_str(osz[0] ? ",8" : " 8");
+	for (i = 2; i <= 5; i++) {
+		snprintf(buf, sizeof(buf), "\nunits_v%zu: ", i);
+		out_str(buf);
+		out_dec(ver[i]);
+	}
+	out_str("\nunits_dwarf64: ");
+	out_dec(osz[1]);
+	out_str("\nrows: ");
+	out_dec(c->nrows);
+	out_str("\nsequences: ");
+	out_dec(c->nseqs);
+	out_str("\nunterminated_sequences: ");
+	out_dec(c->unterminated);
+	out_str("\ndistinct_addresses: ");
+	out_dec(distinct);
+	out_str("\nfiles: ");
+	out_dec(t->paths.n);
+	out_str("\nfiles_with_rows: ");
+	out_dec(used);
+	out_str("\nrelocations_applied: ");
+	out_dec(t->elf.nlrel);
+	out_str("\nstrip:");
+	for (i = 0; i < t->nstrip; i++) {
+		out_str(" ");
+		out_str(t->strip[i]);
+	}
+	out_str("\n");
+}
+
+/* ---- main ------------------------------------------------------------------- */
+
+static void usage(void)
+{
+	fprintf(stderr,
+"usage: lineloc [options] --rows FILE\n"
+"       lineloc [options] --stats FILE\n"
+"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
+"options:\n"
+"  -o OUT          write the output to OUT atomically (nothing on error)\n"
+"  --strip PREFIX  remove PREFIX from paths (repeatable; default: the\n"
+"                  source and object trees of a kernel, else nothing)\n"
+"  --no-strip      print paths as resolved, absolute where DWARF says so\n"
+"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
+"                  relocatable object\n"
+"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n");
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	enum { NONE, ROWS, STATS, ADDR } mode = NONE;
+	enum strip_mode strip = STRIP_AUTO;
+	const char *file = NULL, *outpath = NULL, *jsec = NULL;
+	const char **strips = NULL;
+	static struct tables t;
+	int i, nstrips = 0, first_addr = argc;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--rows") || !strcmp(a, "--stats") ||
+		    !strcmp(a, "-e")) {
+			if (mode != NONE || i + 1 >= argc)
+				usage();
+			mode = a[1] == 'e' ? ADDR : a[2] == 'r' ? ROWS : STATS;
+			file = argv[++i];
+		} else if (!strcmp(a, "-o") && i + 1 < argc) {
+			outpath = argv[++i];
+		} else if (!strcmp(a, "-j") && i + 1 < argc) {
+			jsec = argv[++i];
+		} else if (!strcmp(a, "--strip") && i + 1 < argc) {
+			strips = xrealloc(strips, (nstrips + 1) * sizeof(*strips));
+			strips[nstrips++] = argv[++i];
+			if (strip != STRIP_NONE)
+				strip = STRIP_GIVEN;
+		} else if (!strcmp(a, "--no-strip")) {
+			strip = STRIP_NONE;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage();
+		} else if (mode == ADDR && a[0] != '-') {
+			first_addr = i;
+			break;
+		} else {
+			fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
+			usage();
+		}
+	}
+	if (mode == NONE || (jsec && mode != ADDR))
+		usage();
+
+	out = stdout;
+	if (outpath) {
+		int fd;
+		size_t n = strlen(outpath) + 16;
+
+		out_tmp = xmalloc(n);
+		snprintf(out_tmp, n, "%s.tmpXXXXXX", outpath);
+		fd = mkstemp(out_tmp);
+		if (fd < 0) {
+			free(out_tmp);
+			out_tmp = NULL;
+			die(outpath, NULL, "cannot create temporary file: %s",
+			    strerror(errno));
+		}
+		out = fdopen(fd, "w");
+		if (!out)
+			die(outpath, NULL, "%s", strerror(errno));
+	}
+
+	if (strip == STRIP_GIVEN)
+		for (i = 0; i < nstrips; i++)
+			add_strip(&t, strips[i]);
+	load_tables(&t, file, strip);
+
+	if (mode == ROWS) {
+		do_rows(&t);
+	} else {
+		static struct collect c;
+		struct index ix;
+		int shndx = -1;
+
+		collect_all(&t, &c);
+		if (mode == STATS) {
+			do_stats(&t, &c);
+		} else {
+			if (jsec) {
+				shndx = elf_find(&t.elf, jsec);
+				if (shndx < 0)
+					die(file, NULL, "no section %s", jsec);
+				if (t.elf.type != ET_REL)
+					shndx = -1;	/* addresses are addresses */
+			}
+			build_index(&c, &ix, shndx);
+			if (first_addr < argc) {
+				for (i = first_addr; i < argc; i++)
+					answer(&t, &c, &ix, argv[i]);
+			} else {
+				char line[256];
+
+				while (fgets(line, sizeof(line), stdin)) {
+					answer(&t, &c, &ix, line);
+					out_flush();
+					fflush(out);
+				}
+			}
+		}
+	}
+
+	out_flush();
+	if (outpath) {
+		mode_t um = umask(0);
+
+		umask(um);
+		if (fflush(out) || fchmod(fileno(out), 0666 & ~um) ||
+		    fsync(fileno(out)) || fclose(out))
+			die(outpath, NULL, "write error: %s", strerror(errno));
+		out = NULL;
+		if (rename(out_tmp, outpath))
+			die(outpath, NULL, "rename: %s", strerror(errno));
+	} else if (fflush(stdout) || ferror(stdout)) {
+		out = NULL;
+		die(NULL, NULL, "write error: %s", strerror(errno));
+	}
+	return 0;
+}
