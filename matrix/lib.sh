@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables set here are for the scripts that source this
 # Shared helpers for the matrix scripts.  Per-arch facts come only from
 # arch-configs/<arch>.arch; nothing here branches on the arch name.
 

@@ -18,7 +18,9 @@ fi
 {
 	printf '# Patches applied in order to the pristine linux-source tree (git am).\n'
 	printf '# Regenerate with: make series-export\n'
-	(cd "$top/series" && ls -- *.patch 2>/dev/null | grep -v '^0000-cover-letter' || true)
+	for p in "$top"/series/*.patch; do
+		case $p in */0000-cover-letter.patch|*'/*.patch') ;; *) basename "$p" ;; esac
+	done
 } > "$top/series/series"
 dpkg-query -W -f='${Version}\n' linux-source-6.1 > "$top/series/BASE-VERSION"
 echo "series-export: $n patches written to series/"

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Lint what the repo holds: shell scripts (shellcheck), the judge and report
+# (python compile), the workflows (yamllint, and shellcheck on every run:
+# step), and the series bookkeeping (series/series lists exactly the patches
+# present; each patch is signed off and checkpatch --strict clean).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+mapfile -t shells < <(git ls-files '*.sh' .ci/run; ls .ci/run 2>/dev/null)
+mapfile -t shells < <(printf '%s\n' "${shells[@]}" | sort -u)
+for f in "${shells[@]}"; do
+	[ -f "$f" ] || continue
+	if out=$(shellcheck -x -P SCRIPTDIR "$f" 2>&1); then ok "shellcheck $f"; else bad "shellcheck $f"; echo "$out" | head -20; fi
+done
+for f in matrix/*.py tests/judge/*.py; do
+	[ -f "$f" ] || continue
+	if python3 -m py_compile "$f"; then ok "py_compile $f"; else bad "py_compile $f"; fi
+done
+
+for f in .github/workflows/*.yml; do
+	[ -f "$f" ] || continue
+	if out=$(yamllint -d '{extends: default, rules: {line-length: {max: 110}, truthy: disable, document-start: disable}}' "$f" 2>&1); then
+		ok "yamllint $f"
+	else
+		bad "yamllint $f"; echo "$out" | head -20
+	fi
+	tmp=$(mktemp -d)
+	# Debian's python3-yaml lives with Debian's python
+	if /usr/bin/python3 tests/workflow-steps.py "$f" "$tmp"; then
+		for s in "$tmp"/*.sh; do
+			[ -f "$s" ] || continue
+			if out=$(shellcheck -s bash "$s" 2>&1); then ok "shellcheck $f: $(head -1 "$s" | cut -c3-)"; else bad "shellcheck $f: $(head -1 "$s" | cut -c3-)"; echo "$out" | head -20; fi
+		done
+	else
+		bad "cannot read the run: steps of $f"
+	fi
+	rm -rf "$tmp"
+done
+
+listed=$(grep -vE '^[[:space:]]*(#|$)' series/series | awk '{print $1}' | sort)
+present=$(cd series && ls -- *.patch 2>/dev/null | grep -v '^0000-cover-letter' | sort)
+if [ "$listed" = "$present" ]; then ok "series/series lists exactly the patches present"; else bad "series/series and series/*.patch differ"; fi
+cp=build/src/linux/scripts/checkpatch.pl
+for p in $listed; do
+	if grep -q '^Signed-off-by:' "series/$p"; then ok "$p signed off"; else bad "$p has no Signed-off-by"; fi
+	if [ -f "$cp" ]; then
+		if out=$(perl "$cp" --no-tree --strict --terse --show-types "series/$p" 2>&1); then
+			ok "checkpatch $p"
+		else
+			bad "checkpatch $p"; echo "$out" | head -20
+		fi
+	fi
+done
+echo "lint: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

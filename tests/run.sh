@@ -1,0 +1,56 @@
+#!/bin/bash
+# The test command (make test): every suite in turn, each closing with a line
+# "<suite>: N passed, M failed"; then the totals.  A suite that ends without
+# that line counts as one failure.  Suites: lint, the judge's self-test, the
+# host tool, the matrix (four cells), planted faults.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+: "${BUILD:=build}"
+export BUILD
+logdir=$(realpath -m "$BUILD")/test-logs
+mkdir -p "$logdir"
+
+suites=(lint judge hosttool matrix faults)
+[ -n "${SUITES:-}" ] && read -ra suites <<< "$SUITES"
+pass=0 fail=0 summary=()
+for s in "${suites[@]}"; do
+	case $s in
+	lint) cmd=(tests/lint.sh) ;;
+	judge) cmd=(tests/judge/run.sh) ;;
+	hosttool) cmd=(make --no-print-directory test-hosttool) ;;
+	matrix) cmd=(make --no-print-directory matrix) ;;
+	faults) cmd=(tests/faults/run.sh) ;;
+	*) echo "tests/run.sh: unknown suite $s" >&2; exit 2 ;;
+	esac
+	echo "=== $s: ${cmd[*]}"
+	t0=$(date +%s)
+	"${cmd[@]}" 2>&1 | tee "$logdir/$s.log"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$logdir/$s.log" | tail -1)
+	if [ "$s" = matrix ]; then
+		# the matrix's checks are counted from its summary
+		line=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [x for cell in d["cells"] for x in cell["checks"]]
+n = sum(1 for x in c if x["ok"])
+print("matrix: %d passed, %d failed" % (n, len(c) - n + (4 - len(d["cells"]))))
+' "$(realpath -m "$BUILD")/results/summary.json" 2>/dev/null)
+	fi
+	if [ -z "$line" ]; then
+		line="$s: 0 passed, 1 failed"
+	fi
+	p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<< "$line")
+	f=$(sed -E 's/.*passed, ([0-9]+) failed.*/\1/' <<< "$line")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1; line="$line (but exit status $rc)"
+	fi
+	pass=$((pass + p)); fail=$((fail + f))
+	summary+=("$(printf '%-9s %4ds  %s' "$s" $(( $(date +%s) - t0 )) "$line")")
+done
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+echo "total: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
