@@ -2,7 +2,8 @@
 #ifndef LLTEST_H
 #define LLTEST_H
 
-enum lltest_kind { LLTEST_WARN, LLTEST_OOPS, LLTEST_DUMP };
+/* LLTEST_HANG never returns: tests/faults plants it to prove a hang is caught. */
+enum lltest_kind { LLTEST_WARN, LLTEST_OOPS, LLTEST_DUMP, LLTEST_HANG };
 
 /*
  * The chain a trigger runs through: lltest_write (lltest_main.c) ->

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lltest: triggers for the line-location matrix.  Writing to
- * /sys/kernel/debug/lltest/{warn,oops,dump} runs a chain of calls across two
+ * /sys/kernel/debug/lltest/{warn,oops,dump,hang} runs a chain of calls across two
  * source files that ends in WARN_ON(), a NULL pointer dereference or
  * dump_stack().  Before it faults, each trigger prints where it will fault:
  *
@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) "lltest: " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -36,6 +37,10 @@ lltest_noipa int lltest_fire(enum lltest_kind kind, const char *name)
 		pr_info("%s fires at %s:%d\n", name, __FILE__, __LINE__ + 1);
 		dump_stack();
 		break;
+	case LLTEST_HANG:
+		pr_info("%s hangs at %s:%d\n", name, __FILE__, __LINE__ + 1);
+		for (;;)
+			msleep(1000);
 	}
 	return 1;
 }
@@ -44,6 +49,7 @@ static const char *const lltest_names[] = {
 	[LLTEST_WARN] = "warn",
 	[LLTEST_OOPS] = "oops",
 	[LLTEST_DUMP] = "dump",
+	[LLTEST_HANG] = "hang",
 };
 
 lltest_noipa ssize_t lltest_write(struct file *file, const char __user *buf,
