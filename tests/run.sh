@@ -5,7 +5,7 @@
 # host tool, the matrix (four cells), planted faults.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 : "${BUILD:=build}"
 export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
