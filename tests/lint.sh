@@ -42,7 +42,9 @@ for f in .github/workflows/*.yml; do
 done
 
 listed=$(grep -vE '^[[:space:]]*(#|$)' series/series | awk '{print $1}' | sort)
-present=$(cd series && ls -- *.patch 2>/dev/null | grep -v '^0000-cover-letter' | sort)
+present=$(for p in series/*.patch; do
+	[ -f "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "${p##*/}"
+done | sort)
 if [ "$listed" = "$present" ]; then ok "series/series lists exactly the patches present"; else bad "series/series and series/*.patch differ"; fi
 cp=build/src/linux/scripts/checkpatch.pl
 for p in $listed; do
