@@ -1,0 +1,725 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Test suite for hosttool/lineloc (issue 4).
+
+Every check prints PASS/FAIL/SKIP; the last line is
+"hosttool: N passed, M failed" and the exit status is non-zero if M > 0.
+Oracles: llvm-symbolizer first, the target's binutils addr2line second.
+"""
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+LL = os.path.join(TOP, 'hosttool', 'lineloc')
+LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
+SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
+CACHE = os.path.expanduser(os.environ.get('LINELOC_CACHE', '~/.cache/lineloc'))
+QUICK = os.environ.get('HT_QUICK') == '1'
+FUZZ_SECONDS = int(os.environ.get('HT_FUZZ_SECONDS', '30'))
+
+counts = {'pass': 0, 'fail': 0, 'skip': 0}
+ZLIB32 = None   # does lineloc-i686 have zlib?
+
+
+def result(ok, name, detail=''):
+    tag = 'PASS' if ok else 'FAIL'
+    counts['pass' if ok else 'fail'] += 1
+    print('%s: %s%s' % (tag, name, (' -- ' + detail) if detail else ''),
+          flush=True)
+    return ok
+
+
+def skip(name, why):
+    counts['skip'] += 1
+    print('SKIP: %s -- %s' % (name, why), flush=True)
+
+
+def note(msg):
+    print('  ' + msg, flush=True)
+
+
+def run(cmd, inp=None, cwd=None):
+    p = subprocess.run(cmd, input=inp, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, cwd=cwd)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), \
+        p.stderr.decode('utf-8', 'replace')
+
+
+def sections(path, readelf='readelf'):
+    """name -> (addr, size, flags) from readelf -SW."""
+    rc, out, _ = run([readelf, '-SW', path])
+    res = {}
+    for m in re.finditer(r'\]\s+(\S+)\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+'
+                         r'([0-9a-f]+)\s+[0-9a-f]+\s+([A-Za-z]*)', out):
+        res.setdefault(m.group(1), (int(m.group(3), 16),
+                                    int(m.group(5), 16), m.group(6)))
+    return res
+
+
+def norm_answer(s):
+    """An oracle's answer in lineloc's form: path:line or ??:0."""
+    s = s.strip()
+    s = re.sub(r' \(discriminator \d+\)$', '', s)
+    if s.startswith('??'):
+        return '??:0'
+    path, _, line = s.rpartition(':')
+    if line in ('?', ''):
+        line = '0'
+    if path.startswith('/'):
+        path = os.path.normpath(path)
+        if path.startswith('//'):
+            path = path[1:]
+    elif path:
+        path = os.path.normpath(path)
+    return '%s:%s' % (path, line)
+
+
+def oracle_llvm(obj, addrs):
+    inp = ''.join('0x%x\n' % a for a in addrs).encode()
+    rc, out, err = run(['llvm-symbolizer', '--obj=' + obj, '--output-style=GNU',
+                        '--no-inlines', '--functions=none'], inp)
+    lines = out.splitlines()
+    if rc or len(lines) != len(addrs):
+        return None
+    return [norm_answer(x) for x in lines]
+
+
+def oracle_a2l(tool, obj, addrs, sec=None):
+    inp = ''.join('0x%x\n' % a for a in addrs).encode()
+    cmd = [tool, '-e', obj] + (['-j', sec] if sec else [])
+    rc, out, err = run(cmd, inp)
+    lines = out.splitlines()
+    if rc or len(lines) != len(addrs):
+        return None
+    return [norm_answer(x) for x in lines]
+
+
+def lineloc_e(obj, addrs, sec=None, tool=LL, extra=('--no-strip',)):
+    inp = ''.join('%x\n' % a for a in addrs).encode()
+    cmd = [tool] + list(extra) + ['-e', obj] + (['-j', sec] if sec else [])
+    rc, out, err = run(cmd, inp)
+    if rc:
+        return None, err.strip()
+    return out.splitlines(), out
+
+
+def stats(obj, tool=LL):
+    rc, out, err = run([tool, '--stats', obj])
+    if rc:
+        return None
+    return dict(l.split(': ', 1) if ': ' in l else (l.rstrip(':'), '')
+                for l in out.splitlines())
+
+
+def rows(obj, extra=('--no-strip',)):
+    rc, out, err = run([LL] + list(extra) + ['--rows', obj])
+    return (out if rc == 0 else None), err
+
+
+def parse_rows(text):
+    """[(path, line, addr, section or None, end)]"""
+    res = []
+    for l in text.splitlines():
+        f = l.split(' ')
+        path, _, line = f[0].rpartition(':')
+        end = f[-1] == 'end'
+        sec = f[2] if len(f) > 2 and f[2] != 'end' else None
+        res.append((path, int(line), int(f[1], 16), sec, end))
+    return res
+
+
+def sample_addrs(rws, rnd, n_random, sec=None):
+    """Row addresses, the byte after each, sequence ends and random points."""
+    addrs = set()
+    seqs = []
+    start = None
+    for path, line, addr, s, end in rws:
+        if sec is not None and s != sec:
+            continue
+        if start is None:
+            start = addr
+        if end:
+            seqs.append((start, addr))
+            start = None
+        else:
+            addrs.add(addr)
+            addrs.add(addr + 1)
+    for a, b in seqs:
+        addrs.add(b)
+        if b > a:
+            for _ in range(max(1, n_random // max(1, len(seqs)))):
+                addrs.add(rnd.randrange(a, b))
+    return sorted(addrs)
+
+
+def compare(name, obj, addrs, oracles, ours, show=8, need='llvm'):
+    """Count agreement of ours with each oracle; FAIL per @need."""
+    agree = {k: 0 for k in oracles}
+    only = {k: 0 for k in oracles}
+    none = 0
+    diffs = []
+    for i, a in enumerate(addrs):
+        ok = {k: v[i] == ours[i] for k, v in oracles.items()}
+        for k in ok:
+            agree[k] += ok[k]
+        if len(ok) > 1 and sum(ok.values()) == 1:
+            only[[k for k in ok if ok[k]][0]] += 1
+        if not any(ok.values()):
+            none += 1
+        if not all(ok.values()):
+            diffs.append((a, ours[i], {k: v[i] for k, v in oracles.items()}))
+    n = len(addrs)
+    desc = ', '.join('%s %d/%d' % (k, agree[k], n) for k in oracles)
+    if len(oracles) > 1:
+        desc += '; only-one-agrees: ' + ', '.join(
+            '%s %d' % (k, only[k]) for k in oracles)
+    if need == 'llvm':
+        ok = agree.get('llvm', 0) == n
+    elif need == 'all':
+        ok = all(v == n for v in agree.values())
+    else:   # 'any': each address agrees with at least one oracle
+        ok = none == 0
+    result(ok and n > 0, name, desc)
+    for a, o, v in diffs[:show]:
+        note('0x%x: lineloc %s | %s' % (a, o, ' | '.join(
+            '%s %s' % (k, x) for k, x in v.items())))
+    if len(diffs) > show:
+        note('... %d more differences' % (len(diffs) - show))
+    return agree, diffs
+
+
+def same32(name, args, expect_err=None):
+    """lineloc and lineloc-i686 print the same bytes (stdout and stderr)."""
+    if not os.path.exists(LL32):
+        skip(name, 'no ' + LL32)
+        return
+    a = subprocess.run([LL] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    b = subprocess.run([LL32] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if expect_err and b.returncode and expect_err in b.stderr.decode():
+        result(True, name, 'i686 built without zlib: clean error')
+        return
+    ok = a.stdout == b.stdout and a.stderr == b.stderr and \
+        a.returncode == b.returncode
+    result(ok, name, '%d bytes identical' % len(a.stdout) if ok else
+           'outputs differ (%d vs %d bytes)' % (len(a.stdout), len(b.stdout)))
+
+
+# ---------------------------------------------------------------------------
+# 1. generated objects: 4 toolchains x DWARF versions, executables and .o
+
+TOOLCHAINS = [
+    # name, gcc, binutils prefix
+    ('x86_64', 'gcc', ''),
+    ('i386', 'i686-linux-gnu-gcc', 'i686-linux-gnu-'),
+    ('arm', 'arm-linux-gnueabi-gcc', 'arm-linux-gnueabi-'),
+    ('arm64', 'aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-'),
+]
+
+# name, flags, expected version (arm where it differs), offset size
+VARIANTS = [
+    ('default', ['-g'], 5, {'arm': 3}, 4),
+    ('gdwarf-2', ['-gdwarf-2'], 3, {}, 4),
+    ('as-v3', ['-gdwarf-3', '-Wa,--gdwarf-3'], 3, {}, 4),
+    ('as-v4', ['-gdwarf-4', '-Wa,--gdwarf-4'], 4, {}, 4),
+    ('gcc-v2', ['-gdwarf-2', '-gno-as-loc-support'], 2, {}, 4),
+    ('gcc-v3', ['-gdwarf-3', '-gno-as-loc-support'], 3, {}, 4),
+    ('gcc-v4', ['-gdwarf-4', '-gno-as-loc-support'], 4, {}, 4),
+    ('gcc-v5', ['-gdwarf-5', '-gno-as-loc-support'], 5, {}, 4),
+    ('dwarf64-v4', ['-gdwarf-4', '-gdwarf64', '-gno-as-loc-support'], 4, {}, 8),
+    ('dwarf64-v5', ['-gdwarf-5', '-gdwarf64', '-gno-as-loc-support'], 5, {}, 8),
+    ('zlib', ['-g', '-gz=zlib'], 5, {'arm': 3}, 4),
+]
+
+
+def build(work, tc, cc, flags, opt):
+    d = os.path.join(work, '%s-%s' % (tc, '_'.join(flags).replace('=', '')
+                                      .replace(',', '').replace('-', '')))
+    os.makedirs(d, exist_ok=True)
+    objs = []
+    for src in ('main.c', 'other.c'):
+        o = os.path.join(d, src[:-2] + '.o')
+        rc, out, err = run([cc, opt] + flags + ['-c', os.path.join(SRC, src),
+                                                '-o', o])
+        if rc:
+            return None, None, err
+        objs.append(o)
+    exe = os.path.join(d, 'prog')
+    rc, out, err = run([cc, opt] + flags + objs + ['-o', exe])
+    if rc:
+        rc, out, err = run([cc, opt, '-static'] + flags + objs + ['-o', exe])
+    return exe if rc == 0 else None, objs[1], err
+
+
+def test_generated(work, rnd):
+    print('== generated objects: %d toolchains x %d variants' %
+          (len(TOOLCHAINS), len(VARIANTS)), flush=True)
+    total = {'exe_llvm': [0, 0], 'exe_a2l': [0, 0], 'rel_any': [0, 0]}
+    for tc, cc, pre in TOOLCHAINS:
+        if not shutil.which(cc):
+            skip(tc, 'no ' + cc)
+            continue
+        a2l = pre + 'addr2line'
+        for vname, flags, ver, arch_ver, osz in VARIANTS:
+            if QUICK and vname not in ('default', 'gcc-v2', 'dwarf64-v5'):
+                continue
+            want_ver = arch_ver.get(tc, ver)
+            opt = '-O2'
+            exe, obj, err = build(work, tc, cc, flags, opt)
+            name = '%s %s' % (tc, vname)
+            if not exe:
+                result(False, name + ' build', err.strip()[:200])
+                continue
+            for kind, f in (('exe', exe), ('.o', obj)):
+                st = stats(f)
+                if st is None:
+                    result(False, '%s %s stats' % (name, kind),
+                           run([LL, '--stats', f])[2].strip())
+                    continue
+                result(st.get('versions') == str(want_ver) and
+                       st.get('offset_sizes') == str(osz),
+                       '%s %s version/offset size read back' % (name, kind),
+                       'version %s (want %d), offset size %s (want %d)' %
+                       (st.get('versions'), want_ver, st.get('offset_sizes'),
+                        osz))
+                text, err = rows(f)
+                if text is None:
+                    result(False, '%s %s rows' % (name, kind), err.strip())
+                    continue
+                rws = parse_rows(text)
+                if kind == 'exe':
+                    addrs = sample_addrs(rws, rnd, 200)
+                    ours, _ = lineloc_e(f, addrs)
+                    orc = {'llvm': oracle_llvm(f, addrs),
+                           'addr2line': oracle_a2l(a2l, f, addrs)}
+                    orc = {k: v for k, v in orc.items() if v is not None}
+                    ag, _ = compare('%s exe vs oracles' % name, f, addrs,
+                                    orc, ours, need='llvm')
+                    total['exe_llvm'][0] += ag.get('llvm', 0)
+                    total['exe_llvm'][1] += len(addrs)
+                    total['exe_a2l'][0] += ag.get('addr2line', 0)
+                    total['exe_a2l'][1] += len(addrs)
+                else:
+                    check_rel(name + ' .o', f, rws, a2l, rnd, total)
+                args = ['--no-strip', '--rows', f]
+                same32('%s %s i686 == x86_64 (--rows)' % (name, kind), args,
+                       expect_err='without zlib')
+    for k, (a, n) in total.items():
+        note('total %s: %d/%d agree' % (k, a, n))
+
+
+def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
+    """Relocatable object: llvm for .text, addr2line -j for every section."""
+    secs = sorted({r[3] for r in rws if r[3]})
+    if not secs:
+        return result(False, name, 'no sections in --rows output')
+    allok = True
+    for sec in secs:
+        addrs = sample_addrs(rws, rnd, n_random, sec)
+        ours, _ = lineloc_e(f, addrs, sec)
+        if ours is None:
+            result(False, '%s %s' % (name, sec), 'lineloc failed')
+            continue
+        orc = {}
+        if sec == '.text':
+            orc['llvm'] = oracle_llvm(f, addrs)
+        orc['addr2line'] = oracle_a2l(a2l, f, addrs, sec)
+        orc = {k: v for k, v in orc.items() if v is not None}
+        ag, _ = compare('%s %s (-j)' % (name, sec), f, addrs, orc, ours,
+                        need='any')
+        if total is not None:
+            bad = sum(1 for i in range(len(addrs))
+                      if not any(v[i] == ours[i] for v in orc.values()))
+            total['rel_any'][0] += len(addrs) - bad
+            total['rel_any'][1] += len(addrs)
+    return allok
+
+
+# ---------------------------------------------------------------------------
+# 2. command-line behaviour: -o, stdin, coprocess, errors
+
+def elf_sections(data):
+    """Minimal ELF section header parse (little-endian, 32/64)."""
+    is64 = data[4] == 2
+    if is64:
+        shoff, = struct.unpack_from('<Q', data, 40)
+        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 58)
+    else:
+        shoff, = struct.unpack_from('<I', data, 32)
+        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 46)
+    hdrs = []
+    for i in range(shnum):
+        o = shoff + i * shentsize
+        if is64:
+            name, typ, flags, addr, off, size, link, info = \
+                struct.unpack_from('<IIQQQQII', data, o)
+        else:
+            name, typ, flags, addr, off, size, link, info = \
+                struct.unpack_from('<IIIIIIII', data, o)
+        hdrs.append([name, typ, off, size, link, info])
+    stro = hdrs[shstrndx][2]
+    res = {}
+    for h in hdrs:
+        n = data[stro + h[0]:data.index(b'\0', stro + h[0])].decode()
+        res[n] = h
+    return is64, res
+
+
+def test_cli(work, rnd):
+    print('== command line, errors, atomic -o', flush=True)
+    d = os.path.join(work, 'cli')
+    os.makedirs(d, exist_ok=True)
+    exe, obj, err = build(d, 'x86_64', 'gcc', ['-g'], '-O1')
+    exe4, obj4, err4 = build(d + '4', 'x86_64', 'gcc',
+                             ['-gdwarf-4', '-gno-as-loc-support'], '-O1')
+    if not exe or not exe4:
+        return result(False, 'cli build', err + err4)
+
+    # -o writes exactly what stdout gets, atomically
+    o = os.path.join(d, 'rows.txt')
+    rc, out, err = run([LL, '--rows', exe])
+    rc2, out2, err2 = run([LL, '-o', o, '--rows', exe])
+    result(rc == 0 and rc2 == 0 and open(o).read() == out and out,
+           '-o output equals stdout')
+    result(oct(os.stat(o).st_mode & 0o777) != '0o600',
+           '-o file gets normal permissions, not mkstemp 0600')
+
+    # stdin, hex with and without 0x, garbage, and flushing per line
+    text, _ = rows(exe)
+    rws = parse_rows(text)
+    a = rws[2][2]
+    rc, out, err = run([LL, '--no-strip', '-e', exe],
+                       ('%x\n0x%x\nnot-hex\n0\n' % (a, a)).encode())
+    ans = out.splitlines()
+    result(rc == 0 and len(ans) == 4 and ans[0] == ans[1] and
+           ans[0] != '??:0' and ans[2] == '??:0' and ans[3] == '??:0',
+           'stdin addresses, with/without 0x, bad and unknown ones', repr(ans))
+    p = subprocess.Popen([LL, '-e', exe], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE)
+    got = []
+    for x in (a, a + 1):
+        p.stdin.write(b'%x\n' % x)
+        p.stdin.flush()
+        got.append(p.stdout.readline().decode().strip())  # blocks if unflushed
+    p.stdin.close()
+    p.wait(timeout=10)
+    result(len(got) == 2 and all(got), 'coprocess: one answer per line, '
+           'flushed', repr(got))
+
+    # kernel-style path stripping: --strip and default
+    rc, out, err = run([LL, '--strip', SRC, '-e', exe, '%x' % a])
+    result(rc == 0 and not out.startswith('/') and out.strip().endswith(
+        tuple(':%d' % i for i in range(1000))) and
+        ('main.c' in out or 'helper.h' in out or 'other.c' in out),
+        '--strip PREFIX gives source-relative paths', out.strip())
+
+    # bad inputs: one line naming file, section and offset; no -o file
+    data = open(obj, 'rb').read()
+    data4 = open(obj4, 'rb').read()
+    is64, sh = elf_sections(data)
+    _, sh4 = elf_sections(data4)
+    dl = sh['.debug_line'][2]
+    dl4 = sh4['.debug_line'][2]
+
+    def patched(base, edits, trunc=None):
+        b = bytearray(base)
+        for off, val in edits:
+            b[off:off + len(val)] = val
+        return bytes(b[:trunc] if trunc else b)
+
+    rela = sh['.rela.debug_line']
+    cases = [
+        ('empty file', b'', 'not an ELF file'),
+        ('not ELF', b'hello world, this is not an ELF file at all.....'
+         b'.......', 'not an ELF file'),
+        ('truncated file', patched(data, [], trunc=len(data) * 2 // 3),
+         'past the end of the file'),
+        ('unit length past end', patched(data, [(dl, b'\xf0\xff\xff\x7f')]),
+         '.debug_line+0x0: unit length past the end'),
+        ('bad version', patched(data, [(dl + 4, b'\x09\x00')]),
+         '.debug_line+0x4: unsupported line table version (0x9)'),
+        ('line_range 0', patched(data, [(dl + 16, b'\x00')]),
+         '.debug_line+0x10: line_range is 0'),
+        ('opcode_base 0', patched(data, [(dl + 17, b'\x00')]),
+         '.debug_line+0x11: opcode_base is 0'),
+        ('unknown form', patched(data, [(dl + 32, b'\x7f')]),
+         'unsupported form in entry format (0x7f)'),
+        ('header_length past unit', patched(data4, [(dl4 + 6, b'\xff\xff\x00\x00')]),
+         '.debug_line+0x6: header_length past the end'),
+        ('relocation outside its section',
+         patched(data, [(rela[2], struct.pack('<Q', 0x7ffff0))]),
+         '.rela.debug_line+0x0: relocation at 0x7ffff0 is outside .debug_line'),
+        ('unknown relocation type',
+         patched(data, [(rela[2] + 8, struct.pack('<I', 0x7e))]),
+         'unsupported relocation type 126'),
+    ]
+    for cname, blob, want in cases:
+        f = os.path.join(d, 'bad-' + cname.replace(' ', '_'))
+        open(f, 'wb').write(blob)
+        out_path = os.path.join(d, 'out-' + cname.replace(' ', '_'))
+        okall = True
+        detail = ''
+        for mode in (['--rows'], ['--stats'], ['-e']):
+            args = ['-o', out_path] + mode + [f] + (['0'] if mode == ['-e']
+                                                    else [])
+            p = subprocess.run([LL] + args, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+            e = p.stderr.decode()
+            lines = e.splitlines()
+            good = (p.returncode == 1 and len(lines) == 1 and
+                    lines[0].startswith('lineloc: %s: ' % f) and want in e and
+                    not os.path.exists(out_path) and
+                    not [x for x in os.listdir(d)
+                         if x.startswith(os.path.basename(out_path))])
+            if not good:
+                okall = False
+                detail = 'rc %d: %r' % (p.returncode, e.strip())
+            else:
+                detail = lines[0]
+        result(okall, 'bad input: ' + cname, detail)
+        same32('bad input i686: ' + cname, ['--rows', f])
+
+    # error after output began on stdout: rows, then the error line, rc 1
+    two = open(exe4, 'rb').read()
+    _, she = elf_sections(two)
+    dle, dlsize = she['.debug_line'][2], she['.debug_line'][3]
+    first_len = struct.unpack_from('<I', two, dle)[0]
+    second = dle + 4 + first_len
+    hlen = struct.unpack_from('<I', two, second + 6)[0]
+    prog = second + 10 + hlen
+    if second + 6 < dle + dlsize and two[prog] == 0:
+        # the second unit's first opcode: extended, length made 0
+        f = os.path.join(d, 'bad-second-unit')
+        open(f, 'wb').write(patched(two, [(prog + 1, b'\x00')]))
+        p = subprocess.run([LL, '--rows', f], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        e = p.stderr.decode().splitlines()
+        result(p.returncode == 1 and p.stdout and len(e) == 1 and
+               'extended opcode with length 0' in e[0],
+               'error after output began: rows, one error line, exit 1',
+               '%d bytes out, %r' % (len(p.stdout), e))
+    else:
+        result(False, 'error after output began', 'no second unit to break')
+
+
+# ---------------------------------------------------------------------------
+# 3. Debian's cloud-amd64 vmlinux and modules
+
+def debian_tree():
+    root = os.path.join(CACHE, 'root')
+    vm = None
+    if os.path.isdir(root):
+        d = os.path.join(root, 'usr', 'lib', 'debug', 'boot')
+        for n in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+            if n.startswith('vmlinux-'):
+                vm = os.path.join(d, n)
+    if vm:
+        return root, vm
+    os.makedirs(CACHE, exist_ok=True)
+    print('  fetching linux-image-cloud-amd64-dbg into %s' % CACHE, flush=True)
+    rc, out, err = run(['apt-get', 'download', 'linux-image-cloud-amd64-dbg'],
+                       cwd=CACHE)
+    if rc:
+        run(['apt-get', 'update'])
+        rc, out, err = run(['apt-get', 'download',
+                            'linux-image-cloud-amd64-dbg'], cwd=CACHE)
+    if rc:
+        return None, 'apt-get download failed: ' + err.strip()[-200:]
+    metas = [x for x in os.listdir(CACHE)
+             if x.startswith('linux-image-cloud-amd64-dbg_')]
+    rc, dep, err = run(['dpkg-deb', '-f', os.path.join(CACHE, metas[0]),
+                        'Depends'])
+    pkg = dep.split()[0]
+    rc, out, err = run(['apt-get', 'download', pkg], cwd=CACHE)
+    if rc:
+        return None, 'apt-get download %s failed' % pkg
+    debs = [x for x in os.listdir(CACHE) if x.startswith(pkg + '_')]
+    rc, out, err = run(['dpkg-deb', '-x', os.path.join(CACHE, debs[0]), root])
+    if rc:
+        return None, 'dpkg-deb -x failed'
+    return debian_tree()
+
+
+def text_sample(vm, n, rnd):
+    s = sections(vm)
+    addr, size, _ = s['.text']
+    return sorted(rnd.randrange(addr, addr + size) for _ in range(n))
+
+
+def explain_a2l(diffs, key='addr2line'):
+    """Classify addr2line-only differences on the kernel."""
+    kinds = {}
+    for a, ours, v in diffs:
+        if v.get('llvm', ours) != ours:
+            k = 'llvm differs'
+        elif 'include/trace/events/' in ours:
+            k = ('lineloc+llvm: include/trace/events/*.h, addr2line names '
+                 'the .c file that expanded the tracepoint')
+        elif ours.split(':')[0] == v[key].split(':')[0]:
+            k = 'same file, other line (addr2line picks another row at a ' \
+                'shared address)'
+        else:
+            k = 'other file'
+        kinds.setdefault(k, []).append((a, ours, v[key]))
+    for k, l in sorted(kinds.items(), key=lambda x: -len(x[1])):
+        note('%d x %s' % (len(l), k))
+        for a, o, x in l[:3]:
+            note('    0x%x: lineloc/llvm %s, addr2line %s' % (a, o, x))
+    return kinds
+
+
+def test_debian(work, rnd):
+    print('== Debian linux-image-cloud-amd64-dbg', flush=True)
+    root, vm = debian_tree()
+    if not root:
+        skip('Debian vmlinux', vm)
+        return
+    st = stats(vm)
+    result(st is not None and st.get('versions') == '5' and
+           int(st.get('rows', 0)) > 4000000,
+           'vmlinux --stats', 'versions %s, rows %s, bytes %s' %
+           (st and st.get('versions'), st and st.get('rows'),
+            st and st.get('bytes')))
+    n = 2000 if QUICK else 20000
+    addrs = text_sample(vm, n, rnd)
+    t0 = time.time()
+    ours, raw = lineloc_e(vm, addrs)
+    t1 = time.time()
+    llvm = oracle_llvm(vm, addrs)
+    t2 = time.time()
+    a2l = oracle_a2l('addr2line', vm, addrs)
+    t3 = time.time()
+    note('lookup of %d addresses: lineloc %.2fs, llvm-symbolizer %.2fs, '
+         'addr2line %.2fs' % (n, t1 - t0, t2 - t1, t3 - t2))
+    orc = {'llvm': llvm}
+    if a2l:
+        orc['addr2line'] = a2l
+    ag, diffs = compare('vmlinux: %d random .text addresses' % n, vm, addrs,
+                        orc, ours, show=0, need='llvm')
+    explain_a2l(diffs)
+    # kernel paths: relative, never absolute, never a bare basename
+    rc, out, err = run([LL, '-e', vm] + ['%x' % a for a in addrs[:500]])
+    paths = [l.rsplit(':', 1)[0] for l in out.splitlines() if l != '??:0']
+    bad = [p for p in paths if p.startswith('/') or '/' not in p]
+    result(rc == 0 and paths and not bad,
+           'vmlinux: default paths are source-relative (kernel/panic.c)',
+           '%d answers, e.g. %s; bad: %s' % (len(paths), paths[:2], bad[:3]))
+    rc, out, err = run([LL, '-e', vm, '%x' % addrs[0]])
+    same32('vmlinux i686 == x86_64 (--rows, 4.2M rows)', ['--rows', vm])
+    same32('vmlinux i686 == x86_64 (--stats)', ['--stats', vm])
+    if not os.path.exists(LL32):
+        skip('vmlinux i686 -e', 'no lineloc-i686')
+    else:
+        o32, _ = lineloc_e(vm, addrs, tool=LL32)
+        result(o32 == ours, 'vmlinux i686 == x86_64 (-e, %d addresses)' % n)
+
+    mods = []
+    for dp, dn, fn in os.walk(os.path.join(root, 'usr', 'lib', 'debug',
+                                           'lib', 'modules')):
+        mods += [os.path.join(dp, x) for x in fn if x.endswith('.ko')]
+    mods.sort()
+    result(len(mods) > 1000, 'Debian modules found', '%d' % len(mods))
+    pick = rnd.sample(mods, min(len(mods), 4 if QUICK else 16))
+    for m in pick:
+        name = 'module %s' % os.path.basename(m)
+        text, err = rows(m)
+        if text is None:
+            result(False, name, err.strip())
+            continue
+        check_rel(name, m, parse_rows(text), 'addr2line', rnd, n_random=60)
+        same32(name + ' i686 == x86_64', ['--rows', m])
+
+
+# ---------------------------------------------------------------------------
+# 4. the matrix kernels (build/<arch>/), once they exist
+
+MATRIX = [('x86_64', ''), ('i386', 'i686-linux-gnu-'),
+          ('arm', 'arm-linux-gnueabi-'), ('arm64', 'aarch64-linux-gnu-')]
+
+
+def test_matrix(work, rnd):
+    print('== matrix kernels', flush=True)
+    for arch, pre in MATRIX:
+        vm = os.path.join(TOP, 'build', arch, 'vmlinux')
+        if not os.path.exists(vm):
+            skip('matrix %s' % arch, 'no build/%s/vmlinux' % arch)
+            continue
+        st = stats(vm)
+        result(st is not None, 'matrix %s --stats' % arch,
+               st and 'versions %s rows %s' % (st.get('versions'),
+                                               st.get('rows')))
+        addrs = text_sample(vm, 500 if QUICK else 3000, rnd)
+        ours, _ = lineloc_e(vm, addrs)
+        orc = {'llvm': oracle_llvm(vm, addrs),
+               'addr2line': oracle_a2l(pre + 'addr2line', vm, addrs)}
+        orc = {k: v for k, v in orc.items() if v is not None}
+        ag, diffs = compare('matrix %s vmlinux vs oracles' % arch, vm, addrs,
+                            orc, ours, show=5, need='llvm')
+        explain_a2l([d for d in diffs if 'addr2line' in d[2]])
+        same32('matrix %s i686 == x86_64' % arch, ['--rows', vm])
+        kos = []
+        for dp, dn, fn in os.walk(os.path.join(TOP, 'build', arch)):
+            kos += [os.path.join(dp, x) for x in fn if x.endswith('.ko')]
+        for m in sorted(kos)[:4]:
+            text, err = rows(m)
+            if text is None:
+                result(False, 'matrix %s %s' % (arch, m), err.strip())
+                continue
+            check_rel('matrix %s %s' % (arch, os.path.basename(m)), m,
+                      parse_rows(text), pre + 'addr2line', rnd, n_random=60)
+            same32('matrix %s %s i686' % (arch, os.path.basename(m)),
+                   ['--rows', m])
+
+
+# ---------------------------------------------------------------------------
+# 5. fuzzing
+
+def test_fuzz(work):
+    print('== fuzz dwarf_line.c for %ds' % FUZZ_SECONDS, flush=True)
+    if not shutil.which('clang-14'):
+        skip('fuzz', 'no clang-14')
+        return
+    p = subprocess.run([os.path.join(TOP, 'tests', 'hosttool', 'fuzz.sh'),
+                        str(FUZZ_SECONDS)], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    out = p.stdout.decode('utf-8', 'replace')
+    m = re.search(r'stat::number_of_executed_units: (\d+)', out)
+    result(p.returncode == 0 and m, 'fuzz %ds, no crash' % FUZZ_SECONDS,
+           '%s runs' % (m.group(1) if m else '?') if p.returncode == 0
+           else out[-800:])
+
+
+def main():
+    rnd = random.Random(4)
+    work = tempfile.mkdtemp(prefix='lineloc-test-')
+    try:
+        for f in (LL, LL32):
+            if not os.path.exists(f):
+                print('missing %s: run make hosttool hosttool-i686' % f)
+        only = sys.argv[1:] or ['generated', 'cli', 'debian', 'matrix', 'fuzz']
+        if 'cli' in only:
+            test_cli(work, rnd)
+        if 'generated' in only:
+            test_generated(work, rnd)
+        if 'debian' in only:
+            test_debian(work, rnd)
+        if 'matrix' in only:
+            test_matrix(work, rnd)
+        if 'fuzz' in only:
+            test_fuzz(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print('hosttool: %d passed, %d failed' % (counts['pass'], counts['fail']))
+    return 1 if counts['fail'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
