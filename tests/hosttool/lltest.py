@@ -180,7 +180,9 @@ def compare(name, obj, addrs, oracles, ours, show=8, need='llvm'):
     if len(oracles) > 1:
         desc += '; only-one-agrees: ' + ', '.join(
             '%s %d' % (k, only[k]) for k in oracles)
-    if need == 'llvm':
+    if need == 'none':    # judged by the caller
+        ok = True
+    elif need == 'llvm':
         ok = agree.get('llvm', 0) == n
     elif need == 'all':
         ok = all(v == n for v in agree.values())
@@ -296,6 +298,7 @@ def test_generated(work, rnd):
                     continue
                 rws = parse_rows(text)
                 if kind == 'exe':
+                    check_dwarfdump('%s exe' % name, f, rws)
                     addrs = sample_addrs(rws, rnd, 200)
                     ours, _ = lineloc_e(f, addrs)
                     orc = {'llvm': oracle_llvm(f, addrs),
@@ -316,31 +319,180 @@ def test_generated(work, rnd):
         note('total %s: %d/%d agree' % (k, a, n))
 
 
+def dwarfdump_rows(obj):
+    """Rows as llvm-dwarfdump --debug-line decodes them (relocations applied),
+    streamed: (path, line, addr, end, exact); exact is False for DWARF 2-4,
+    whose compilation directory is not in the line table (then only a
+    suffix of lineloc's path can be checked)."""
+    p = subprocess.Popen(['llvm-dwarfdump', '--debug-line', obj],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         universal_newlines=True, bufsize=1 << 20)
+    ver = 5
+    dirs, files = {}, {}
+    cur = None
+    cache = {}
+    for l in p.stdout:
+        if l.startswith('0x'):
+            f = l.split()
+            addr, line, fi = int(f[0], 16), int(f[1]), int(f[3])
+            key = (fi, ver)
+            path = cache.get(key)
+            if path is None:
+                if fi in files:
+                    name, di = files[fi]
+                    if ver >= 5:
+                        d = dirs.get(di, '')
+                        if di and not d.startswith('/'):
+                            d = os.path.join(dirs.get(0, ''), d)
+                    else:
+                        d = dirs.get(di, '') if di else ''
+                    path = os.path.normpath(os.path.join(d, name))
+                else:
+                    path = '??'
+                cache[key] = path
+            yield (path, line, addr, l.rstrip().endswith('end_sequence'),
+                   ver >= 5)
+            continue
+        if l.startswith('debug_line['):
+            dirs, files, cache = {}, {}, {}
+            continue
+        m = re.match(r'^\s+version: (\d+)', l)
+        if m:
+            ver = int(m.group(1))
+            continue
+        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"', l)
+        if m:
+            dirs[int(m.group(1))] = m.group(2)
+            continue
+        m = re.match(r'^file_names\[\s*(\d+)\]:', l)
+        if m:
+            cur = int(m.group(1))
+            files[cur] = ['', 0]
+            continue
+        m = re.match(r'^\s+name: "(.*)"', l)
+        if m and cur is not None:
+            files[cur][0] = m.group(1)
+            continue
+        m = re.match(r'^\s+dir_index: (\d+)', l)
+        if m and cur is not None:
+            files[cur][1] = int(m.group(1))
+    p.wait()
+
+
+def iter_rows(f):
+    p = subprocess.Popen([LL, '--no-strip', '--rows', f],
+                         stdout=subprocess.PIPE, universal_newlines=True,
+                         bufsize=1 << 20)
+    for l in p.stdout:
+        fl = l.split(' ')
+        path, _, line = fl[0].rpartition(':')
+        yield (path, int(line), int(fl[1], 16), None,
+               fl[-1].rstrip() == 'end')
+    p.wait()
+
+
+def check_dwarfdump(name, f, rws=None):
+    """Every row of lineloc --rows against llvm-dwarfdump's decoding."""
+    bad = []
+    n = nd = no = 0
+    norm = {}
+    ours = iter(rws) if rws is not None else iter_rows(f)
+    for d in dwarfdump_rows(f):
+        nd += 1
+        o = next(ours, None)
+        if o is None:
+            continue
+        no += 1
+        path, line, addr, end, exact = d
+        p = norm.get(o[0])
+        if p is None:
+            p = norm[o[0]] = o[0] if o[0] == '??' else os.path.normpath(o[0])
+        same_path = p == path if exact else (p == path or
+                                             p.endswith('/' + path))
+        if not (same_path and o[1] == line and o[2] == addr and o[4] == end):
+            bad.append((nd - 1, o, d))
+    no += sum(1 for _ in ours)
+    ok = not bad and no == nd and nd > 0
+    result(ok, name + ' rows vs llvm-dwarfdump', '%d/%d rows identical%s' %
+           (min(no, nd) - len(bad), nd,
+            '' if no == nd else ' (lineloc %d rows)' % no))
+    for i, o, d in bad[:5]:
+        note('row %d: lineloc %s:%d 0x%x%s | llvm-dwarfdump %s:%d 0x%x%s' %
+             (i, o[0], o[1], o[2], ' end' if o[4] else '', d[0], d[1], d[2],
+              ' end' if d[3] else ''))
+    return ok
+
+
 def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
-    """Relocatable object: llvm for .text, addr2line -j for every section."""
+    """Relocatable object: llvm-symbolizer for .text offsets, addr2line -j
+    for every section.  An address where neither agrees must be explained
+    by a known oracle fault, with lineloc's rows matching llvm-dwarfdump."""
+    rows_ok = check_dwarfdump(name, f, rws)
     secs = sorted({r[3] for r in rws if r[3]})
     if not secs:
         return result(False, name, 'no sections in --rows output')
-    allok = True
     for sec in secs:
         addrs = sample_addrs(rws, rnd, n_random, sec)
         ours, _ = lineloc_e(f, addrs, sec)
         if ours is None:
             result(False, '%s %s' % (name, sec), 'lineloc failed')
             continue
+        ends = [r[2] for r in rws if r[3] == sec and r[4]]
+        last_end = max(ends) if ends else 0
         orc = {}
         if sec == '.text':
             orc['llvm'] = oracle_llvm(f, addrs)
         orc['addr2line'] = oracle_a2l(a2l, f, addrs, sec)
         orc = {k: v for k, v in orc.items() if v is not None}
-        ag, _ = compare('%s %s (-j)' % (name, sec), f, addrs, orc, ours,
-                        need='any')
+        agree = {k: 0 for k in orc}
+        only = {k: 0 for k in orc}
+        why = {}
+        unexplained = []
+        for i, a in enumerate(addrs):
+            ok = {k: v[i] == ours[i] for k, v in orc.items()}
+            for k in ok:
+                agree[k] += ok[k]
+            if len(ok) > 1 and sum(ok.values()) == 1:
+                only[[k for k in ok if ok[k]][0]] += 1
+            if any(ok.values()):
+                continue
+            ll = orc.get('llvm', [None] * len(addrs))[i]
+            al = orc['addr2line'][i]
+            line_of = lambda x: x.rsplit(':', 1)[-1]
+            if ours[i] == '??:0' and a >= last_end and ll not in (None, '??:0'):
+                k = ('llvm answers past the end of %s\'s line table (from '
+                     'another section at the same offset)' % sec)
+            elif al != '??:0' and ours[i] != '??:0' and \
+                    line_of(al) == line_of(ours[i]) and rows_ok:
+                k = ('addr2line: same row and line, other file name (its '
+                     'DWARF 5 file table reading); llvm %s' %
+                     ('??' if ll == '??:0' else 'n/a' if ll is None else ll))
+            elif ours[i] != '??:0' and al == '??:0' and \
+                    ll in (None, '??:0') and rows_ok:
+                k = ('both oracles ??, address inside a line-table sequence '
+                     '(rows match llvm-dwarfdump)')
+            else:
+                unexplained.append((a, ours[i], ll, al))
+                continue
+            why.setdefault(k, []).append((a, ours[i], ll, al))
+        desc = ', '.join('%s %d/%d' % (k, agree[k], len(addrs)) for k in orc)
+        if len(orc) > 1:
+            desc += '; only llvm %d, only addr2line %d' % (
+                only.get('llvm', 0), only.get('addr2line', 0))
+        desc += '; explained %d, unexplained %d' % (
+            sum(len(x) for x in why.values()), len(unexplained))
+        result(not unexplained and rows_ok, '%s %s (-j)' % (name, sec), desc)
+        for k, l in why.items():
+            note('%d x %s' % (len(l), k))
+            a, o, ll, al = l[0]
+            note('    e.g. 0x%x: lineloc %s, llvm %s, addr2line %s' %
+                 (a, o, ll, al))
+        for a, o, ll, al in unexplained[:8]:
+            note('UNEXPLAINED 0x%x: lineloc %s, llvm %s, addr2line %s' %
+                 (a, o, ll, al))
         if total is not None:
-            bad = sum(1 for i in range(len(addrs))
-                      if not any(v[i] == ours[i] for v in orc.values()))
-            total['rel_any'][0] += len(addrs) - bad
+            total['rel_any'][0] += len(addrs) - len(unexplained)
             total['rel_any'][1] += len(addrs)
-    return allok
 
 
 # ---------------------------------------------------------------------------
@@ -554,25 +706,58 @@ def text_sample(vm, n, rnd):
     return sorted(rnd.randrange(addr, addr + size) for _ in range(n))
 
 
+def explain_llvm(obj, name, diffs):
+    """Each llvm-symbolizer difference on an executable must be an address
+    that no compile unit's ranges cover (llvm-dwarfdump --lookup finds no
+    CU; llvm-symbolizer then answers ??) while a line-table sequence does."""
+    bad = []
+    nocu = []
+    for a, ours, v in diffs:
+        if v.get('llvm') == ours:
+            continue
+        rc, out, err = run(['llvm-dwarfdump', '--lookup=0x%x' % a, obj])
+        if v.get('llvm') == '??:0' and ours != '??:0' and \
+                'Compile Unit:' not in out:
+            nocu.append((a, ours))
+        else:
+            bad.append((a, ours, v.get('llvm')))
+    result(not bad, '%s: every llvm-symbolizer difference explained' % name,
+           '%d outside every CU\'s ranges (llvm-dwarfdump --lookup: no CU) '
+           'but inside a line-table sequence; %d unexplained' %
+           (len(nocu), len(bad)))
+    for a, o in nocu[:5]:
+        note('    0x%x: lineloc %s, llvm ??, no CU covers it' % (a, o))
+    for a, o, l in bad[:10]:
+        note('UNEXPLAINED 0x%x: lineloc %s, llvm %s' % (a, o, l))
+
+
 def explain_a2l(diffs, key='addr2line'):
-    """Classify addr2line-only differences on the kernel."""
+    """Classify the addr2line differences on a kernel (listed, not failed)."""
     kinds = {}
     for a, ours, v in diffs:
+        if key not in v or v[key] == ours:
+            continue
+        x = v[key]
         if v.get('llvm', ours) != ours:
-            k = 'llvm differs'
-        elif 'include/trace/events/' in ours:
-            k = ('lineloc+llvm: include/trace/events/*.h, addr2line names '
-                 'the .c file that expanded the tracepoint')
-        elif ours.split(':')[0] == v[key].split(':')[0]:
-            k = 'same file, other line (addr2line picks another row at a ' \
-                'shared address)'
+            k = 'llvm differs too (see above)'
+        elif 'include/trace/events/' in ours and \
+                x.rsplit(':', 1)[-1] == ours.rsplit(':', 1)[-1]:
+            k = ('include/trace/events/*.h line: addr2line names the .c '
+                 'file that expanded the tracepoint, with the same line')
+        elif ours != '??:0' and x != '??:0' and \
+                x.rsplit(':', 1)[-1] == ours.rsplit(':', 1)[-1]:
+            k = ('header line: addr2line names the unit\'s .c file with the '
+                 'same line number')
+        elif ours == '??:0' and x.endswith(':0'):
+            k = ('past a sequence\'s end: addr2line names the unit with line '
+                 '0 (no row covers it; llvm ?? too)')
         else:
-            k = 'other file'
-        kinds.setdefault(k, []).append((a, ours, v[key]))
+            k = 'other'
+        kinds.setdefault(k, []).append((a, ours, x))
     for k, l in sorted(kinds.items(), key=lambda x: -len(x[1])):
-        note('%d x %s' % (len(l), k))
-        for a, o, x in l[:3]:
-            note('    0x%x: lineloc/llvm %s, addr2line %s' % (a, o, x))
+        note('addr2line differs, %d x %s' % (len(l), k))
+        for a, o, x in l[:2]:
+            note('    0x%x: lineloc %s, addr2line %s' % (a, o, x))
     return kinds
 
 
@@ -602,9 +787,14 @@ def test_debian(work, rnd):
     orc = {'llvm': llvm}
     if a2l:
         orc['addr2line'] = a2l
-    ag, diffs = compare('vmlinux: %d random .text addresses' % n, vm, addrs,
-                        orc, ours, show=0, need='llvm')
+    ag, diffs = compare('vmlinux: %d random .text addresses vs '
+                        'llvm-symbolizer (raw)' % n, vm, addrs, orc, ours,
+                        show=0, need='none')
+    explain_llvm(vm, 'vmlinux', diffs)
     explain_a2l(diffs)
+    t0 = time.time()
+    check_dwarfdump('vmlinux (all 4.2M)', vm)
+    note('row comparison took %.1fs' % (time.time() - t0))
     # kernel paths: relative, never absolute, never a bare basename
     rc, out, err = run([LL, '-e', vm] + ['%x' % a for a in addrs[:500]])
     paths = [l.rsplit(':', 1)[0] for l in out.splitlines() if l != '??:0']
