@@ -372,6 +372,13 @@ static int walk_table(struct dwarf_line_ctx *ctx, struct cursor *c,
 		const struct dwarf_line_format *f = table == DWL_DIRS ?
 			&u->dir_format : &u->file_format;
 
+		/*
+		 * Every allowed form takes at least one byte, so with a format
+		 * the count is bounded by the bytes left; without one, a huge
+		 * count would spin on nothing.
+		 */
+		if (count_in && !f->count)
+			return fail(ctx, c->pos, DWL_E_FORMAT_COUNT, 0);
 		for (i = 0; i < count_in; i++) {
 			err = read_entry5(ctx, c, u, f, &e);
 			if (err)
@@ -807,7 +814,7 @@ const char *dwarf_line_strerror(int err)
 		[DWL_E_ADDR_SIZE] = "bad address size",
 		[DWL_E_SEG_SEL] = "segment selectors are not supported",
 		[DWL_E_FORM] = "unsupported form in entry format",
-		[DWL_E_FORMAT_COUNT] = "too many entry format pairs",
+		[DWL_E_FORMAT_COUNT] = "bad entry format count",
 		[DWL_E_STR_OFFSET] = "string offset past the end of its section",
 		[DWL_E_STR_UNTERMINATED] = "unterminated string",
 		[DWL_E_NO_STR_SECTION] = "string form but no string section",

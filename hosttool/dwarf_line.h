@@ -37,7 +37,7 @@ enum {
 	DWL_E_ADDR_SIZE,	/* address size not 1..8 (err_val) */
 	DWL_E_SEG_SEL,		/* non-zero segment selector size (err_val) */
 	DWL_E_FORM,		/* unsupported form in an entry format (err_val) */
-	DWL_E_FORMAT_COUNT,	/* more entry-format pairs than we keep */
+	DWL_E_FORMAT_COUNT,	/* too many format pairs, or entries but none */
 	DWL_E_STR_OFFSET,	/* string offset past its section (err_val) */
 	DWL_E_STR_UNTERMINATED,	/* string runs off the end of its section */
 	DWL_E_NO_STR_SECTION,	/* strp/line_strp with no such section */

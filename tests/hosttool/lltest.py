@@ -761,6 +761,22 @@ def explain_a2l(diffs, key='addr2line'):
     return kinds
 
 
+def check_kernel_paths(name, vm, addrs):
+    """Kernel paths by default: relative, never absolute, never a bare
+    basename, and the --no-strip answer minus a prefix."""
+    rc, out, err = run([LL, '-e', vm] + ['%x' % a for a in addrs[:500]])
+    rc2, full, err = run([LL, '--no-strip', '-e', vm] +
+                         ['%x' % a for a in addrs[:500]])
+    pairs = [(a, b) for a, b in zip(out.splitlines(), full.splitlines())
+             if a != '??:0']
+    bad = [a for a, b in pairs if a.startswith('/') or '/' not in a or
+           not b.endswith('/' + a)]
+    result(rc == 0 and pairs and not bad,
+           '%s: default paths are source-relative (kernel/panic.c)' % name,
+           '%d answers, e.g. %s; bad: %s' % (len(pairs), pairs[0][0] if pairs
+                                             else None, bad[:3]))
+
+
 def test_debian(work, rnd):
     print('== Debian linux-image-cloud-amd64-dbg', flush=True)
     root, vm = debian_tree()
@@ -795,14 +811,7 @@ def test_debian(work, rnd):
     t0 = time.time()
     check_dwarfdump('vmlinux (all 4.2M)', vm)
     note('row comparison took %.1fs' % (time.time() - t0))
-    # kernel paths: relative, never absolute, never a bare basename
-    rc, out, err = run([LL, '-e', vm] + ['%x' % a for a in addrs[:500]])
-    paths = [l.rsplit(':', 1)[0] for l in out.splitlines() if l != '??:0']
-    bad = [p for p in paths if p.startswith('/') or '/' not in p]
-    result(rc == 0 and paths and not bad,
-           'vmlinux: default paths are source-relative (kernel/panic.c)',
-           '%d answers, e.g. %s; bad: %s' % (len(paths), paths[:2], bad[:3]))
-    rc, out, err = run([LL, '-e', vm, '%x' % addrs[0]])
+    check_kernel_paths('vmlinux', vm, addrs)
     same32('vmlinux i686 == x86_64 (--rows, 4.2M rows)', ['--rows', vm])
     same32('vmlinux i686 == x86_64 (--stats)', ['--stats', vm])
     if not os.path.exists(LL32):
@@ -851,9 +860,12 @@ def test_matrix(work, rnd):
         orc = {'llvm': oracle_llvm(vm, addrs),
                'addr2line': oracle_a2l(pre + 'addr2line', vm, addrs)}
         orc = {k: v for k, v in orc.items() if v is not None}
-        ag, diffs = compare('matrix %s vmlinux vs oracles' % arch, vm, addrs,
-                            orc, ours, show=5, need='llvm')
-        explain_a2l([d for d in diffs if 'addr2line' in d[2]])
+        ag, diffs = compare('matrix %s vmlinux vs oracles (raw)' % arch, vm,
+                            addrs, orc, ours, show=0, need='none')
+        explain_llvm(vm, 'matrix %s vmlinux' % arch, diffs)
+        check_kernel_paths('matrix %s vmlinux' % arch, vm, addrs)
+        explain_a2l(diffs)
+        check_dwarfdump('matrix %s vmlinux' % arch, vm)
         same32('matrix %s i686 == x86_64' % arch, ['--rows', vm])
         kos = []
         for dp, dn, fn in os.walk(os.path.join(TOP, 'build', arch)):
