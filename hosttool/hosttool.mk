@@ -52,4 +52,4 @@ fuzz-hosttool: $(HT_FUZZ)
 
 clean-hosttool:
 	rm -f hosttool/lineloc hosttool/lineloc-i686 $(HT_FUZZ)
-	rm -rf hosttool/fuzz/corpus-run
+	rm -rf hosttool/fuzz/corpus-run hosttool/fuzz/artifacts

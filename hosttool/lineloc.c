@@ -182,7 +182,7 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 struct section {
 	const char *name;
 	uint32_t type;
-	uint64_t flags, off, size, entsize;
+	uint64_t flags, addr, off, size, entsize;
 	uint32_t link, info;
 	uint8_t *data;		/* loaded contents, or NULL */
 	uint64_t data_size;
@@ -353,6 +353,7 @@ static void elf_open(struct elf *e, const char *path)
 		s->type = e->r32(sh + 4);
 		if (e->is64) {
 			s->flags = e->r64(sh + 8);
+			s->addr = e->r64(sh + 16);
 			s->off = e->r64(sh + 24);
 			s->size = e->r64(sh + 32);
 			s->link = e->r32(sh + 40);
@@ -360,6 +361,7 @@ static void elf_open(struct elf *e, const char *path)
 			s->entsize = e->r64(sh + 56);
 		} else {
 			s->flags = e->r32(sh + 8);
+			s->addr = e->r32(sh + 12);
 			s->off = e->r32(sh + 16);
 			s->size = e->r32(sh + 20);
 			s->link = e->r32(sh + 24);
@@ -1626,6 +1628,9 @@ static const struct row *lookup(struct collect *c, struct index *ix,
 	return NULL;
 }
 
+/* -j in an executable: offsets from the section's address, as addr2line. */
+static uint64_t jbase;
+
 static void answer(struct tables *t, struct collect *c, struct index *ix,
 		   const char *arg)
 {
@@ -1641,7 +1646,7 @@ static void answer(struct tables *t, struct collect *c, struct index *ix,
 	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
 		end++;
 	if (end != p && !*end && !errno)
-		r = lookup(c, ix, a);
+		r = lookup(c, ix, a + jbase);
 	if (!r || r->file == NOFILE) {
 		out_str("??:0\n");
 		return;
@@ -1845,8 +1850,10 @@ int main(int argc, char **argv)
 				shndx = elf_find(&t.elf, jsec);
 				if (shndx < 0)
 					die(file, NULL, "no section %s", jsec);
-				if (t.elf.type != ET_REL)
-					shndx = -1;	/* addresses are addresses */
+				if (t.elf.type != ET_REL) {
+					jbase = t.elf.sec[shndx].addr;
+					shndx = -1;
+				}
 			}
 			build_index(&c, &ix, shndx);
 			if (first_addr < argc) {

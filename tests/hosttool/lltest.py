@@ -16,6 +16,8 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 LL = os.path.join(TOP, 'hosttool', 'lineloc')
 LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
@@ -495,6 +497,41 @@ def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
             total['rel_any'][1] += len(addrs)
 
 
+def test_synth(work):
+    import synth
+    print('== hand-assembled line programs, ELF32/64 x little/big-endian',
+          flush=True)
+    outs = {}
+    for fl in synth.FLAVOURS:
+        hand, oracle = synth.build(fl)
+        fh = os.path.join(work, 'synth-%s-hand' % fl[0])
+        fo = os.path.join(work, 'synth-%s-oracle' % fl[0])
+        open(fh, 'wb').write(hand)
+        open(fo, 'wb').write(oracle)
+        text, err = rows(fh)
+        want = synth.EXPECT_V2 + synth.EXPECT_VLIW
+        got = text.splitlines() if text is not None else [err.strip()]
+        result(got == want, '%s: v2 opcode_base 10, define_file, unknown '
+               'extended opcode, v4 max_ops 3: rows as expected' % fl[0],
+               '' if got == want else 'got %r' % got)
+        addrs = sorted(synth.LOOKUP_V2)
+        ours, _ = lineloc_e(fh, addrs)
+        exp = [synth.LOOKUP_V2[a] for a in addrs]
+        result(ours == exp, '%s: lookups' % fl[0],
+               '' if ours == exp else 'got %r want %r' % (ours, exp))
+        st = stats(fo)
+        result(st and st.get('versions') == '3,5' and
+               st.get('offset_sizes') == '4,8',
+               '%s: v3 opcode_base 14 + v5 all forms + v5 64-bit DWARF: '
+               'versions/offset sizes' % fl[0],
+               st and '%s / %s' % (st.get('versions'), st.get('offset_sizes')))
+        check_dwarfdump('%s: v3/v5 forms' % fl[0], fo)
+        same32('%s i686 == x86_64' % fl[0], ['--rows', fo])
+        outs[fl[0]] = (run([LL, '--rows', fh])[1], run([LL, '--rows', fo])[1])
+    result(len(set(outs.values())) == 1,
+           'same rows whatever the ELF class and byte order')
+
+
 # ---------------------------------------------------------------------------
 # 2. command-line behaviour: -o, stdin, coprocess, errors
 
@@ -906,7 +943,10 @@ def main():
         for f in (LL, LL32):
             if not os.path.exists(f):
                 print('missing %s: run make hosttool hosttool-i686' % f)
-        only = sys.argv[1:] or ['generated', 'cli', 'debian', 'matrix', 'fuzz']
+        only = sys.argv[1:] or ['synth', 'generated', 'cli', 'debian',
+                                'matrix', 'fuzz']
+        if 'synth' in only:
+            test_synth(work)
         if 'cli' in only:
             test_cli(work, rnd)
         if 'generated' in only:
