@@ -384,7 +384,8 @@ static int walk_table(struct dwarf_line_ctx *ctx, struct cursor *c,
 			if (err)
 				return err;
 			e.index = i;
-			if (cb && (ret = cb(arg, &e)))
+			ret = cb ? cb(arg, &e) : 0;
+			if (ret)
 				return fail(ctx, e.offset, DWL_E_CALLBACK,
 					    (u64)ret);
 		}
@@ -408,7 +409,8 @@ static int walk_table(struct dwarf_line_ctx *ctx, struct cursor *c,
 			if (err)
 				return err;
 		}
-		if (cb && (ret = cb(arg, &e)))
+		ret = cb ? cb(arg, &e) : 0;
+		if (ret)
 			return fail(ctx, e.offset, DWL_E_CALLBACK, (u64)ret);
 	}
 	*count = i;
@@ -588,19 +590,39 @@ static void reset(struct regs *s, const struct dwarf_line_unit *u)
 }
 
 /*
+ * @n / @d for a divisor below 256, 16 bits at a time so that every step is
+ * a 32-bit division: 32-bit kernels have no 64-bit division helper.
+ */
+static u64 div_u8(u64 n, u8 d, u32 *rem)
+{
+	u64 q = 0;
+	u32 r = 0, cur;
+	int i;
+
+	for (i = 48; i >= 0; i -= 16) {
+		cur = (r << 16) | (u32)((n >> i) & 0xffff);
+		q = (q << 16) | (cur / d);
+		r = cur % d;
+	}
+	*rem = r;
+	return q;
+}
+
+/*
  * Advance by @adv operations.  With one operation per instruction (every
  * target but VLIW ones) op_index stays 0 and this is a multiply-add.
  */
 static void advance(struct regs *s, const struct dwarf_line_unit *u, u64 adv)
 {
-	u64 ops;
+	u32 op_index;
 
 	if (u->max_ops_per_inst == 1) {
 		s->r.address += u->min_inst_length * adv;
 	} else {
-		ops = s->r.op_index + adv;
-		s->r.address += u->min_inst_length * (ops / u->max_ops_per_inst);
-		s->r.op_index = (u32)(ops % u->max_ops_per_inst);
+		adv = div_u8(s->r.op_index + adv, u->max_ops_per_inst,
+			     &op_index);
+		s->r.address += u->min_inst_length * adv;
+		s->r.op_index = op_index;
 	}
 	s->r.address &= s->addr_mask;
 }
@@ -611,7 +633,8 @@ static int emit(struct dwarf_line_ctx *ctx, struct regs *s,
 	int ret;
 
 	s->r.offset = off;
-	if (ops->row && (ret = ops->row(arg, &s->r)))
+	ret = ops->row ? ops->row(arg, &s->r) : 0;
+	if (ret)
 		return fail(ctx, off, DWL_E_CALLBACK, (u64)ret);
 	s->r.discriminator = 0;
 	s->r.basic_block = false;
@@ -678,7 +701,8 @@ static int extended(struct dwarf_line_ctx *ctx, struct cursor *c,
 		if (err)
 			return err;
 		e.index = (*next_file)++;
-		if (ops->define_file && (err = ops->define_file(arg, &e)))
+		err = ops->define_file ? ops->define_file(arg, &e) : 0;
+		if (err)
 			return fail(ctx, e.offset, DWL_E_CALLBACK, (u64)err);
 		break;
 	case DW_LNE_set_discriminator:

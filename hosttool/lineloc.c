@@ -211,8 +211,16 @@ struct elf {
 	size_t nlrel;
 };
 
-static uint16_t le16(const uint8_t *p) { return p[0] | p[1] << 8; }
-static uint16_t be16(const uint8_t *p) { return p[1] | p[0] << 8; }
+static uint16_t le16(const uint8_t *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static uint16_t be16(const uint8_t *p)
+{
+	return p[1] | p[0] << 8;
+}
+
 static uint32_t le32(const uint8_t *p)
 {
 	return le16(p) | (uint32_t)le16(p + 2) << 16;
@@ -706,6 +714,86 @@ static const char *sec_str(struct section *s, uint64_t off)
 	return (const char *)s->data + off;
 }
 
+/* What sizes the forms of a unit DIE depend on. */
+struct attr_info {
+	unsigned int ver, asz, osz;
+	struct section *str, *lstr;
+};
+
+/*
+ * Read (or skip) one attribute value of @form: numbers to *v, strings to
+ * *s.  Return -1 for a form without a known size (skipping is impossible).
+ */
+static int read_attr(struct elf *e, struct info_cur *c, uint64_t form,
+		     const struct attr_info *ai, uint64_t *v, const char **s)
+{
+	for (;;) {
+		switch (form) {
+		case 0x01:				/* addr */
+			ic_skip(c, ai->asz);
+			return 0;
+		case 0x0b: case 0x11: case 0x0c: case 0x25: case 0x29:
+			*v = ic_un(e, c, 1);		/* data1 ref1 flag x1 */
+			return 0;
+		case 0x05: case 0x12: case 0x26: case 0x2a:
+			*v = ic_un(e, c, 2);
+			return 0;
+		case 0x27: case 0x2b:			/* strx3 addrx3 */
+			ic_skip(c, 3);
+			return 0;
+		case 0x06: case 0x13: case 0x28: case 0x2c: case 0x1c:
+			*v = ic_un(e, c, 4);
+			return 0;
+		case 0x07: case 0x14: case 0x20: case 0x24:
+			*v = ic_un(e, c, 8);
+			return 0;
+		case 0x1e:				/* data16 */
+			ic_skip(c, 16);
+			return 0;
+		case 0x0e:				/* strp */
+			*s = sec_str(ai->str, ic_un(e, c, ai->osz));
+			return 0;
+		case 0x1f:				/* line_strp */
+			*s = sec_str(ai->lstr, ic_un(e, c, ai->osz));
+			return 0;
+		case 0x17: case 0x1d:			/* sec_offset strp_sup */
+			*v = ic_un(e, c, ai->osz);
+			return 0;
+		case 0x10:				/* ref_addr */
+			ic_skip(c, ai->ver == 2 ? ai->asz : ai->osz);
+			return 0;
+		case 0x0d: case 0x0f: case 0x15: case 0x1a: case 0x1b:
+		case 0x22: case 0x23:			/* LEB128 forms */
+			*v = ic_uleb(c);
+			return 0;
+		case 0x08:				/* string */
+			*s = ic_cstr(c);
+			return 0;
+		case 0x0a:				/* block1 */
+			ic_skip(c, ic_un(e, c, 1));
+			return 0;
+		case 0x03:				/* block2 */
+			ic_skip(c, ic_un(e, c, 2));
+			return 0;
+		case 0x04:				/* block4 */
+			ic_skip(c, ic_un(e, c, 4));
+			return 0;
+		case 0x09: case 0x18:			/* block exprloc */
+			ic_skip(c, ic_uleb(c));
+			return 0;
+		case 0x19:				/* flag_present */
+			return 0;
+		case 0x16:				/* indirect */
+			form = ic_uleb(c);
+			if (c->bad || form == 0x16 || form == 0x21)
+				return -1;
+			continue;
+		default:
+			return -1;
+		}
+	}
+}
+
 static int cmp_comp_dir(const void *a, const void *b)
 {
 	const struct comp_dir *x = a, *y = b;
@@ -716,6 +804,7 @@ static int cmp_comp_dir(const void *a, const void *b)
 static struct comp_dir *read_comp_dirs(struct elf *e, size_t *count)
 {
 	struct section *info, *abbrev, *str, *lstr;
+	struct attr_info ai;
 	struct comp_dir *cd = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t off = 0, size;
@@ -730,6 +819,8 @@ static struct comp_dir *read_comp_dirs(struct elf *e, size_t *count)
 	str = elf_load(e, ".debug_str", 0, 0);
 	lstr = elf_load(e, ".debug_line_str", 0, 0);
 	info = &e->sec[i];
+	ai.str = str;
+	ai.lstr = lstr;
 	whole = e->type == ET_REL || (info->flags & SHF_COMPRESSED);
 	if (whole)
 		info = elf_load(e, ".debug_info", 0, 0);
@@ -773,6 +864,9 @@ static struct comp_dir *read_comp_dirs(struct elf *e, size_t *count)
 			asz = (unsigned int)ic_un(e, &c, 1);
 		}
 		code = ic_uleb(&c);
+		ai.ver = ver;
+		ai.asz = asz;
+		ai.osz = osz;
 		if (c.bad || ver < 2 || ver > 5 || !code ||
 		    abbr_off >= abbrev->data_size)
 			goto next;
@@ -802,35 +896,10 @@ static struct comp_dir *read_comp_dirs(struct elf *e, size_t *count)
 
 			if (a.bad || (!at_ && !form))
 				break;
-again:
-			switch (form) {
-			case 0x01: ic_skip(&c, asz); break;		/* addr */
-			case 0x0b: case 0x11: case 0x0c: case 0x25: case 0x29:
-				v = ic_un(e, &c, 1); break;
-			case 0x05: case 0x12: case 0x26: case 0x2a:
-				v = ic_un(e, &c, 2); break;
-			case 0x27: case 0x2b: ic_skip(&c, 3); break;
-			case 0x06: case 0x13: case 0x28: case 0x2c: case 0x1c:
-				v = ic_un(e, &c, 4); break;
-			case 0x07: case 0x14: case 0x20: case 0x24:
-				v = ic_un(e, &c, 8); break;
-			case 0x1e: ic_skip(&c, 16); break;
-			case 0x0e: s = sec_str(str, ic_un(e, &c, osz)); break;
-			case 0x1f: s = sec_str(lstr, ic_un(e, &c, osz)); break;
-			case 0x17: case 0x1d: v = ic_un(e, &c, osz); break;
-			case 0x10: ic_skip(&c, ver == 2 ? asz : osz); break;
-			case 0x0d: case 0x0f: case 0x15: case 0x1a: case 0x1b:
-			case 0x22: case 0x23:
-				v = ic_uleb(&c); break;
-			case 0x08: s = ic_cstr(&c); break;
-			case 0x0a: ic_skip(&c, ic_un(e, &c, 1)); break;
-			case 0x03: ic_skip(&c, ic_un(e, &c, 2)); break;
-			case 0x04: ic_skip(&c, ic_un(e, &c, 4)); break;
-			case 0x09: case 0x18: ic_skip(&c, ic_uleb(&c)); break;
-			case 0x19: break;				/* flag_present */
-			case 0x21: ic_uleb(&a); break;			/* implicit_const */
-			case 0x16: form = ic_uleb(&c); goto again;	/* indirect */
-			default: goto next;
+			if (form == 0x21) {		/* implicit_const */
+				v = ic_uleb(&a);
+			} else if (read_attr(e, &c, form, &ai, &v, &s)) {
+				goto next;		/* a form we cannot skip */
 			}
 			if (c.bad)
 				goto next;
@@ -1284,11 +1353,13 @@ static void load_tables(struct tables *t, const char *path,
 	t->ctx.line = t->line->data;
 	t->ctx.line_size = t->line->data_size;
 	t->ctx.big_endian = t->elf.big;
-	if ((s = elf_load(&t->elf, ".debug_line_str", 1, 0))) {
+	s = elf_load(&t->elf, ".debug_line_str", 1, 0);
+	if (s) {
 		t->ctx.line_str = s->data;
 		t->ctx.line_str_size = s->data_size;
 	}
-	if ((s = elf_load(&t->elf, ".debug_str", 0, 0))) {
+	s = elf_load(&t->elf, ".debug_str", 0, 0);
+	if (s) {
 		t->ctx.str = s->data;
 		t->ctx.str_size = s->data_size;
 	}

@@ -562,6 +562,36 @@ def elf_sections(data):
     return is64, res
 
 
+KERNEL_HELPERS = {'__aeabi_uidiv', '__aeabi_idiv', '__aeabi_uidivmod',
+                  '__aeabi_idivmod'}   # arch/arm/lib/lib1funcs.S
+
+
+def test_freestanding(work):
+    """dwarf_line.c builds as kernel code: no libc headers, no symbols but
+    what every kernel has (32-bit divisions on arm)."""
+    print('== dwarf_line.c freestanding, as in the kernel', flush=True)
+    for tc, cc, pre in TOOLCHAINS:
+        if not shutil.which(cc):
+            skip('freestanding ' + tc, 'no ' + cc)
+            continue
+        o = os.path.join(work, 'kstub-%s.o' % tc)
+        rc, out, err = run([cc, '-std=gnu11', '-O2', '-ffreestanding',
+                            '-nostdinc', '-fno-builtin', '-fno-pic',
+                            '-D__KERNEL__', '-I',
+                            os.path.join(TOP, 'tests', 'hosttool', 'kstub'),
+                            '-Wall', '-Wextra', '-Werror', '-c',
+                            os.path.join(TOP, 'hosttool', 'dwarf_line.c'),
+                            '-o', o])
+        und = set()
+        if rc == 0:
+            rc, out, err = run([pre + 'nm', '-u', o])
+            und = {l.split()[-1] for l in out.splitlines() if l.strip()}
+        extra = und - KERNEL_HELPERS
+        result(rc == 0 and not extra, 'dwarf_line.c freestanding for %s' % tc,
+               err.strip()[:300] if rc else 'undefined: %s' %
+               (' '.join(sorted(und)) or 'none'))
+
+
 def test_cli(work, rnd):
     print('== command line, errors, atomic -o', flush=True)
     d = os.path.join(work, 'cli')
@@ -948,6 +978,7 @@ def main():
         if 'synth' in only:
             test_synth(work)
         if 'cli' in only:
+            test_freestanding(work)
             test_cli(work, rnd)
         if 'generated' in only:
             test_generated(work, rnd)
