@@ -36,7 +36,7 @@ rm -rf "$dest" "$dest.tmp"
 mkdir -p "$dest.tmp"
 tar -xJf "$tarball" -C "$dest.tmp" --strip-components=1
 cd "$dest.tmp"
-git init -q -b pristine
+git init -q -b lineloc-import
 git config user.name "${GIT_AUTHOR_NAME:-$(git -C "$top" config user.name || echo lineloc)}"
 git config user.email "${GIT_AUTHOR_EMAIL:-$(git -C "$top" config user.email || echo lineloc@invalid)}"
 git config core.autocrlf false
@@ -45,6 +45,7 @@ git add -f -A
 git commit -q -m "Debian linux-source-6.1 $have (pristine)"
 git tag -f pristine >/dev/null
 git checkout -q -b lineloc
+git branch -q -D lineloc-import
 if [ ${#patches[@]} -gt 0 ]; then
 	echo "prepare-tree: applying ${#patches[@]} patches"
 	git am -q --whitespace=nowarn "${patches[@]}" || {

@@ -12,6 +12,8 @@ logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
 suites=(lint judge hosttool matrix faults)
+# the kernel tree (series applied) is needed by lint's checkpatch and the matrix
+make --no-print-directory prepare || { echo "total: 0 passed, 1 failed"; exit 1; }
 [ -n "${SUITES:-}" ] && read -ra suites <<< "$SUITES"
 pass=0 fail=0 summary=()
 for s in "${suites[@]}"; do

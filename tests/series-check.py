@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Checks of series/ that need no kernel tree:
+ - the files that the lineloc patch adds under scripts/lineloc/ are
+   byte-identical to hosttool/ (one source: make sync-lineloc);
+ - checkpatch's findings (given as FILE TYPE lines on stdin, from
+   checkpatch --terse --show-types) are no ERROR, and each WARNING or
+   CHECK type is named in that patch's commit message, which explains it.
+Prints ok/FAIL lines; exit 1 on any FAIL."""
+import os
+import re
+import sys
+
+top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+fail = 0
+
+
+def say(ok, what):
+    global fail
+    fail += not ok
+    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
+
+
+def added_files(patch):
+    """New files of a git patch: {path: content}."""
+    out, cur, lines = {}, None, []
+    text = open(patch, errors='replace').read()
+    for block in re.split(r'^diff --git ', text, flags=re.M)[1:]:
+        m = re.match(r'a/(\S+) b/\S+\nnew file mode', block)
+        if not m:
+            continue
+        body = block.split('\n@@', 1)[1].split('\n', 1)[1]
+        content = []
+        for l in body.split('\n'):
+            if l.startswith('+'):
+                content.append(l[1:])
+            elif l.startswith('\\ No newline'):
+                content[-1] += '\0'
+            elif l.startswith('-- ') or l == '--':
+                break
+        s = '\n'.join(content) + '\n'
+        out[m.group(1)] = s.replace('\0\n', '')
+    return out
+
+
+series = os.path.join(top, 'series')
+patches = [l.split()[0] for l in open(os.path.join(series, 'series'))
+           if l.strip() and not l.startswith('#')]
+files = [l.strip() for l in open(os.path.join(top, 'matrix', 'lineloc-files'))]
+ll = [p for p in patches if re.search(r'-scripts-add-lineloc', p)]
+if ll:
+    new = added_files(os.path.join(series, ll[0]))
+    for f in files:
+        ours = open(os.path.join(top, 'hosttool', f)).read()
+        say(new.get('scripts/lineloc/' + f) == ours,
+            '%s: scripts/lineloc/%s is hosttool/%s (else: make sync-lineloc)' % (ll[0], f, f))
+
+findings = {}
+for line in sys.stdin:
+    m = re.match(r'(\S+\.patch):\d+: (ERROR|WARNING|CHECK):(\w+):', line)
+    if m:
+        findings.setdefault(os.path.basename(m.group(1)), set()).add((m.group(2), m.group(3)))
+for p in patches:
+    msg = open(os.path.join(series, p), errors='replace').read().split('\n---\n', 1)[0]
+    for kind, typ in sorted(findings.get(p, ())):
+        if kind == 'ERROR':
+            say(False, '%s: checkpatch ERROR %s' % (p, typ))
+        else:
+            say(typ in msg, '%s: checkpatch %s %s explained in the commit message' % (p, kind, typ))
+    if p not in findings:
+        say(True, '%s: checkpatch --strict clean' % p)
+sys.exit(1 if fail else 0)
