@@ -314,9 +314,10 @@ def test_generated(work, rnd):
                     total['exe_a2l'][1] += len(addrs)
                 else:
                     check_rel(name + ' .o', f, rws, a2l, rnd, total)
-                args = ['--no-strip', '--rows', f]
-                same32('%s %s i686 == x86_64 (--rows)' % (name, kind), args,
-                       expect_err='without zlib')
+                same32('%s %s i686 == x86_64 (--rows)' % (name, kind),
+                       ['--no-strip', '--rows', f], expect_err='without zlib')
+                same32('%s %s i686 == x86_64 (--stats)' % (name, kind),
+                       ['--stats', f], expect_err='without zlib')
     for k, (a, n) in total.items():
         note('total %s: %d/%d agree' % (k, a, n))
 
@@ -913,10 +914,11 @@ MATRIX = [('x86_64', ''), ('i386', 'i686-linux-gnu-'),
 
 def test_matrix(work, rnd):
     print('== matrix kernels', flush=True)
+    build = os.environ.get('BUILD') or 'build'   # the top Makefile's BUILD=
     for arch, pre in MATRIX:
-        vm = os.path.join(TOP, 'build', arch, 'vmlinux')
+        vm = os.path.join(TOP, build, arch, 'vmlinux')
         if not os.path.exists(vm):
-            skip('matrix %s' % arch, 'no build/%s/vmlinux' % arch)
+            skip('matrix %s' % arch, 'no %s/%s/vmlinux' % (build, arch))
             continue
         st = stats(vm)
         result(st is not None, 'matrix %s --stats' % arch,
@@ -935,7 +937,7 @@ def test_matrix(work, rnd):
         check_dwarfdump('matrix %s vmlinux' % arch, vm)
         same32('matrix %s i686 == x86_64' % arch, ['--rows', vm])
         kos = []
-        for dp, dn, fn in os.walk(os.path.join(TOP, 'build', arch)):
+        for dp, dn, fn in os.walk(os.path.join(TOP, build, arch)):
             kos += [os.path.join(dp, x) for x in fn if x.endswith('.ko')]
         for m in sorted(kos)[:4]:
             text, err = rows(m)
@@ -990,6 +992,7 @@ def main():
             test_fuzz(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    print('(%d skipped)' % counts['skip'])
     print('hosttool: %d passed, %d failed' % (counts['pass'], counts['fail']))
     return 1 if counts['fail'] else 0
 
