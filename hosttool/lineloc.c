@@ -408,6 +408,8 @@ static uint8_t *elf_raw(struct elf *e, uint32_t i)
 
 	if (s->type == SHT_NOBITS)
 		return xmalloc(1);
+	if (s->size >= SIZE_MAX)
+		die(e->path, NULL, "%s too large for this host", s->name);
 	p = xmalloc((size_t)s->size + 1);
 	read_at(e, s->off, p, s->size, s->name);
 	return p;

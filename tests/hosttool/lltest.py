@@ -531,6 +531,17 @@ def test_synth(work):
         outs[fl[0]] = (run([LL, '--rows', fh])[1], run([LL, '--rows', fo])[1])
     result(len(set(outs.values())) == 1,
            'same rows whatever the ELF class and byte order')
+    # Large-file safety: .debug_line beyond 4 GiB in a sparse ELF64 file.
+    fl = synth.FLAVOURS[1]
+    far = os.path.join(work, 'synth-far')
+    synth.write_far(far, fl, [('.debug_line', synth.prog_v2('>', 8))],
+                    0x123456000)
+    text, err = rows(far)
+    result(text is not None and text.splitlines() == synth.EXPECT_V2,
+           'section at file offset 0x123456040 (sparse 4.5 GiB file)',
+           err.strip())
+    same32('i686 reads past 4 GiB too', ['--rows', far])
+    os.unlink(far)
 
 
 # ---------------------------------------------------------------------------

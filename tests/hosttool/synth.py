@@ -183,7 +183,10 @@ def prog_v5(E, asz, d64, line_str, strs):
     return u.build(STD)
 
 
-def elf(flavour, sections):
+def elf(flavour, sections, far=0):
+    """An ELF file of @sections; with @far, its sections and section
+    headers start at that file offset (the caller writes the file sparse:
+    header at 0, the rest at @far)."""
     name, is64, E, machine = flavour
     shstr = bytearray(b'\0')
     names = []
@@ -197,11 +200,11 @@ def elf(flavour, sections):
     data = bytearray(ehsize)
     offs = []
     for _, d in secs:
-        offs.append(len(data))
+        offs.append(len(data) + far)
         data += d
     while len(data) % 8:
         data.append(0)
-    shoff = len(data)
+    shoff = len(data) + far
     shentsize = 64 if is64 else 40
     data += bytes(shentsize)
     for i, (n, d) in enumerate(secs):
@@ -225,6 +228,18 @@ def elf(flavour, sections):
                                   len(secs) + 1, len(secs))
     data[:ehsize] = hdr
     return bytes(data)
+
+
+def write_far(path, flavour, sections, far):
+    """A sparse file whose sections lie beyond @far (past 4 GiB): 32-bit
+    hosts need 64-bit file offsets to read it."""
+    data = elf(flavour, sections, far)
+    _, is64, _, _ = flavour
+    ehsize = 64 if is64 else 52
+    with open(path, 'wb') as f:
+        f.write(data[:ehsize])
+        f.seek(far + ehsize)
+        f.write(data[ehsize:])
 
 
 def build(flavour):
