@@ -408,6 +408,11 @@ static uint8_t *elf_raw(struct elf *e, uint32_t i)
 
 	if (s->type == SHT_NOBITS)
 		return xmalloc(1);
+	/* Checked before allocating: a corrupt size must not become malloc's. */
+	if (s->off > e->file_size || s->size > e->file_size - s->off)
+		die(e->path, NULL, "section %s (0x%" PRIx64 " bytes at 0x%" PRIx64
+		    ") is past the end of the file (0x%" PRIx64 ")", s->name,
+		    s->size, s->off, e->file_size);
 	if (s->size >= SIZE_MAX)
 		die(e->path, NULL, "%s too large for this host", s->name);
 	p = xmalloc((size_t)s->size + 1);
@@ -427,6 +432,11 @@ static void decompress(struct elf *e, struct section *s)
 	if (type != ELFCOMPRESS_ZLIB)
 		die(e->path, at(s->name, 0), "unsupported compression type %u",
 		    type);
+	/* Deflate expands at most 1032:1; a larger claim is corrupt. */
+	if (size / 1032 > s->data_size)
+		die(e->path, at(s->name, 0),
+		    "uncompressed size 0x%" PRIx64 " is impossible for 0x%" PRIx64
+		    " compressed bytes", size, s->data_size - hdr);
 #ifdef HAVE_ZLIB
 	{
 		uLongf dlen = (uLongf)size;

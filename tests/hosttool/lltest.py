@@ -741,6 +741,66 @@ def test_cli(work, rnd):
         result(False, 'error after output began', 'no second unit to break')
 
 
+def test_mutants(work, rnd):
+    """lineloc.c's own parsing (ELF, relocations, .debug_info, paths) under
+    ASan and UBSan on corrupted objects: exit 0 or 1, one error line, no
+    sanitizer report.  (dwarf_line.c gets the libFuzzer target.)"""
+    n = 60 if QUICK else 400
+    print('== %d corrupted objects through an ASan/UBSan lineloc' % (4 * n),
+          flush=True)
+    asan = os.path.join(work, 'lineloc-asan')
+    rc, out, err = run(['gcc', '-std=c11', '-g', '-O1', '-DHAVE_ZLIB',
+                        '-D_FILE_OFFSET_BITS=64', '-fsanitize=address,undefined',
+                        '-fno-sanitize-recover=all', '-o', asan,
+                        os.path.join(TOP, 'hosttool', 'lineloc.c'),
+                        os.path.join(TOP, 'hosttool', 'dwarf_line.c'), '-lz'])
+    if rc:
+        return result(False, 'build ASan lineloc', err[-300:])
+    bases = []
+    for tc, cc, flags in (('x86_64', 'gcc', ['-g']),
+                          ('arm', 'arm-linux-gnueabi-gcc',
+                           ['-gdwarf-2', '-gno-as-loc-support']),
+                          ('arm64', 'aarch64-linux-gnu-gcc',
+                           ['-gdwarf-5', '-gdwarf64', '-gno-as-loc-support']),
+                          ('i386', 'i686-linux-gnu-gcc', ['-g', '-gz=zlib'])):
+        if shutil.which(cc):
+            exe, obj, err = build(os.path.join(work, 'mut'), tc, cc, flags,
+                                  '-O1')
+            if obj:
+                bases.append(open(obj, 'rb').read())
+    env = dict(os.environ, ASAN_OPTIONS='detect_leaks=0:allocator_may_return_null=1')
+    bad = []
+    runs = 0
+    for base in bases:
+        for i in range(n):
+            b = bytearray(base)
+            for _ in range(rnd.choice((1, 2, 4, 8))):
+                off = rnd.randrange(len(b))
+                b[off] = rnd.choice((0, 0xff, 0x7f, 0x80, rnd.randrange(256)))
+            if rnd.random() < 0.1:
+                b = b[:rnd.randrange(len(b))]
+            f = os.path.join(work, 'mutant')
+            open(f, 'wb').write(bytes(b))
+            mode = rnd.choice((['--rows', f], ['--stats', f],
+                               ['-e', f, '-j', '.text', '0', '10', '20']))
+            p = subprocess.run([asan] + mode, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, env=env)
+            runs += 1
+            e = p.stderr.decode('utf-8', 'replace')
+            lines = e.splitlines()
+            if p.returncode not in (0, 1) or 'Sanitizer' in e or \
+                    'runtime error' in e or \
+                    (p.returncode == 1 and (len(lines) != 1 or
+                                            not lines[0].startswith('lineloc: '))):
+                keep = os.path.join(work, 'bad-mutant-%d' % len(bad))
+                shutil.copy(f, keep)
+                bad.append((p.returncode, e.strip()[:400]))
+    result(not bad and runs > 0, 'corrupted objects: no crash, one error line',
+           '%d runs, %d bad' % (runs, len(bad)))
+    for rc, e in bad[:3]:
+        note('rc %d: %s' % (rc, e))
+
+
 # ---------------------------------------------------------------------------
 # 3. Debian's cloud-amd64 vmlinux and modules
 
@@ -986,13 +1046,15 @@ def main():
         for f in (LL, LL32):
             if not os.path.exists(f):
                 print('missing %s: run make hosttool hosttool-i686' % f)
-        only = sys.argv[1:] or ['synth', 'generated', 'cli', 'debian',
-                                'matrix', 'fuzz']
+        only = sys.argv[1:] or ['synth', 'generated', 'cli', 'mutants',
+                                'debian', 'matrix', 'fuzz']
         if 'synth' in only:
             test_synth(work)
         if 'cli' in only:
             test_freestanding(work)
             test_cli(work, rnd)
+        if 'mutants' in only:
+            test_mutants(work, random.Random(5))
         if 'generated' in only:
             test_generated(work, rnd)
         if 'debian' in only:
