@@ -6,6 +6,7 @@
 #   make ARCH=arm64 qemu-test one arch
 #   make prepare              unpack linux-source + series/ into $(BUILD)/src/linux
 #   make series-export        write that tree's commits back into series/
+#   make sync-lineloc         copy hosttool/ into the lineloc patch (one source)
 #   make hosttool             build hosttool/lineloc (see hosttool/README.md)
 #   make test                 every test: self-tests, lint, host tool, matrix
 #   make bench                the benchmarks
@@ -26,7 +27,7 @@ else
 Q := @
 endif
 
-.PHONY: all matrix qemu-test kernel prepare series-export test bench lint \
+.PHONY: all matrix qemu-test kernel prepare series-export sync-lineloc test bench lint \
 	test-judge test-faults clean help
 
 all: matrix
@@ -48,6 +49,9 @@ kernel: prepare
 
 series-export:
 	$(Q)matrix/series-export.sh $(BUILD)/src/linux
+
+sync-lineloc: prepare
+	$(Q)matrix/sync-lineloc.sh $(BUILD)/src/linux
 
 test:
 	$(Q)tests/run.sh

@@ -41,11 +41,31 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.lineloc-config" 2>/dev/null)" != "
 	echo "$stamp" > "$OBJ/.lineloc-config"
 fi
 
-log "building kernel ($UNWINDER unwinder)"
+# The variant: CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock": the patched tree
+# with the option off) or on, toggled in the one O= folder so that kbuild
+# rebuilds only what depends on it.
+variant=${LINELOC:-on}
+case $variant in
+on) set_opt=--enable want="CONFIG_KALLSYMS_LINE_LOCATIONS=y" ;;
+off) set_opt=--disable want="# CONFIG_KALLSYMS_LINE_LOCATIONS is not set" ;;
+*) die "LINELOC=$variant (on or off)" ;;
+esac
+if ! grep -qx "$want" "$OBJ/.config"; then
+	vrun "$SRC/scripts/config" --file "$OBJ/.config" $set_opt KALLSYMS_LINE_LOCATIONS
+	kmake -s olddefconfig >/dev/null
+	grep -qx "$want" "$OBJ/.config" || die "cannot set $want (see $OBJ/.config)"
+fi
+
+log "building kernel, line locations $variant ($UNWINDER unwinder)"
 start=$(date +%s)
-kmake -j"$(nproc)" ${V:+} all > "$RESULTS/build.log" 2>&1 || {
-	tail -30 "$RESULTS/build.log" >&2
-	die "kernel build failed (log: $RESULTS/build.log)"
+kmake -j"$(nproc)" all > "$RESULTS/build-$variant.log" 2>&1 || {
+	tail -30 "$RESULTS/build-$variant.log" >&2
+	die "kernel build failed (log: $RESULTS/build-$variant.log)"
 }
 [ -f "$OBJ/$IMAGE" ] || die "build produced no $IMAGE"
 log "kernel built in $(( $(date +%s) - start )) s"
+# Keep this variant's artifacts aside: the other variant rebuilds in place.
+out=$OBJ/variant-$variant
+mkdir -p "$out"
+cp "$OBJ/vmlinux" "$OBJ/System.map" "$OBJ/.config" "$out/"
+cp "$OBJ/$IMAGE" "$out/image"

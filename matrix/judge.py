@@ -13,7 +13,10 @@ Writes a result JSON (read by matrix/report.py) and prints one progress line
 per check.  Exit status: 0 green, 1 red.
 """
 import argparse
+import difflib
+import fnmatch
 import json
+import os
 import re
 import subprocess
 import sys
@@ -34,6 +37,25 @@ FAULT_PC = re.compile(r'(?:RIP: [0-9a-f]{4}:|EIP: |pc : |PC is at )' + FRAME.pat
 OOPS = re.compile(r'(\bOops: |Internal error: ).*\[#\d+\]')
 CHAIN = ['lltest_fire', 'lltest_chain_b', 'lltest_chain_a', 'lltest_write']
 TRIGGER_WRITE = re.compile(r'^write /sys/kernel/debug/lltest/(\w+) ')
+LKDTM_WRITE = re.compile(r'^write /sys/kernel/debug/provoke-crash/DIRECT (\w+)')
+# A frame with its source location: sym+0xoff/0xsize [module] (path:line)
+LOCATED = re.compile(FRAME.pattern + r' \(([^()\s]+):(\d+)\)')
+# The lines of a backtrace: a frame alone (x86, arm64: "? " marks a guess),
+# or arm's "callee [mod] from caller+off/size [mod]".
+TRACE_LINE = re.compile(r'^\s*(?:\? )?(?:[\w.$]+(?: \[\w+\])? from )?(?=[A-Za-z_.$][\w.$]*\+0x)')
+# What each LKDTM crash type must produce, whatever the arch.
+LKDTM_REPORT = {'WARNING': re.compile(r'WARNING: CPU'),
+                'EXCEPTION': OOPS,
+                'BUG': re.compile(r'kernel BUG at')}
+KUNIT_SUITE = 'kallsyms_line_loc'
+COSTS = re.compile(r'kallsyms costs: lookup_name (\d+) ns, on_each_symbol walk (\d+) us, '
+                   r'sprint_backtrace (\d+) ns')
+MEMORY = re.compile(r'Memory: (\d+)K/(\d+)K available \((\d+)K kernel code, (\d+)K rwdata, '
+                    r'(\d+)K rodata, (\d+)K init')
+READ_KALLSYMS = re.compile(r'^lltest-init: read /proc/kallsyms: (\d+) bytes, (\d+) lines in (\d+) us')
+# The series' own functions: the only lines that /proc/kallsyms may gain
+# when CONFIG_KALLSYMS_LINE_LOCATIONS is turned on (matrix/kallsyms-extra.txt).
+EXTRA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'kallsyms-extra.txt')
 
 
 class Cell:
@@ -171,6 +193,242 @@ def judge_trigger(cell, lines, name, oracle, warn_pc, thumb):
     cell.check('%s: source line' % name, ok, detail)
 
 
+def planned_lkdtm(plan):
+    with open(plan) as f:
+        return [m.group(1) for m in (LKDTM_WRITE.match(l.strip()) for l in f) if m]
+
+
+def judge_lkdtm(cell, lines, crash):
+    start = [i for i, l in enumerate(lines)
+             if l.endswith('lkdtm: Performing direct entry %s' % crash)]
+    if not cell.check('lkdtm %s: performed' % crash, len(start) == 1,
+                      'seen %d times' % len(start)):
+        return
+    seg = []
+    for l in lines[start[0] + 1:]:
+        if l.startswith(INIT):
+            break
+        seg.append(l)
+    rep = next((l for l in seg if LKDTM_REPORT[crash].search(l)), None)
+    cell.check('lkdtm %s: report' % crash, rep is not None, rep or 'no report')
+
+
+class Symbols:
+    """vmlinux's text symbols, to turn sym+off/size back into an address."""
+
+    def __init__(self, vmlinux, nm):
+        out = subprocess.run([nm, '-n', '--defined-only', vmlinux], capture_output=True,
+                             text=True, check=True).stdout
+        syms = []
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in 'tTwW':
+                syms.append((int(parts[0], 16), parts[2]))
+        self.by_name = {}
+        addrs = sorted(set(a for a, _ in syms))
+        nxt = {a: b for a, b in zip(addrs, addrs[1:])}
+        for a, n in syms:
+            self.by_name.setdefault(n, []).append((a, nxt.get(a, a) - a))
+
+    def address(self, name, off, size):
+        cands = self.by_name.get(name, [])
+        if len(cands) > 1:
+            cands = [c for c in cands if c[1] == size] or cands
+        return cands[0][0] + off if len(cands) == 1 else None
+
+
+def symbolize(vmlinux, addrs, strip):
+    """llvm-symbolizer's path:line of each address, paths made relative
+    to the source tree as the kernel prints them."""
+    if not addrs:
+        return []
+    p = subprocess.run(['llvm-symbolizer', '--obj=' + vmlinux, '--output-style=GNU',
+                        '--no-inlines', '--functions=none'],
+                       input=''.join('%#x\n' % a for a in addrs), capture_output=True, text=True)
+    out = []
+    for line in p.stdout.splitlines():
+        line = re.sub(r' \(discriminator \d+\)$', '', line.strip())
+        path, _, num = line.rpartition(':')
+        path = os.path.normpath(path) if path not in ('??', '') else '??'
+        for pre in strip:
+            if path.startswith(pre):
+                path = path[len(pre):]
+                break
+        out.append('%s:%s' % (path, num))
+    return out
+
+
+def judge_locations(cell, lines, a, figures):
+    """Every frame printed with a location agrees with llvm-symbolizer on
+    vmlinux at the same address: the address itself for a faulting PC, the
+    call (- 1, Thumb bit dropped) for a return address.  Frames of vmlinux
+    under the module's triggers are located."""
+    syms = Symbols(a.vmlinux, a.nm)
+    frames = []          # (line index, sym, off, size, exact, printed location or None)
+    pc_seen = first_exact = False
+    for i, l in enumerate(lines):
+        if 'pc : ' in l:
+            pc_seen = True
+        if re.search(r'Call [Tt]race:', l):
+            first_exact, pc_seen = a.first_frame_pc and pc_seen, False
+            continue
+        pcl = FAULT_PC.search(l)
+        if pcl:
+            m = FRAME.search(l, pcl.start() + pcl.group(0).index(pcl.group(1)))
+        else:
+            t = TRACE_LINE.match(l)
+            m = FRAME.match(l, t.end()) if t else None
+        for m in [m] if m else []:
+            if m.group(4):          # a module frame: not located yet
+                continue
+            exact = bool(pcl)
+            if not exact and first_exact:
+                exact, first_exact = True, False
+            loc = LOCATED.match(l, m.start())
+            frames.append((i, m.group(1), int(m.group(2), 16), int(m.group(3), 16), exact,
+                           '%s:%s' % (loc.group(5), loc.group(6)) if loc else None))
+            first_exact = False if not exact else first_exact
+    addrs = []
+    for f in frames:
+        base = syms.address(f[1], f[2], f[3])
+        if base is not None and not f[4]:
+            base = (base & ~1 if a.thumb else base) - 1
+        addrs.append(base)
+    known = [x for x in addrs if x is not None]
+    answers = dict(zip(known, symbolize(a.vmlinux, known, a.strip)))
+    located = agree = unlocated_known = 0
+    bad = []
+    for f, addr in zip(frames, addrs):
+        want = answers.get(addr) if addr is not None else None
+        if f[5]:
+            located += 1
+            if want == f[5]:
+                agree += 1
+            else:
+                bad.append('%s+%#x: printed %s, llvm-symbolizer %s' % (f[1], f[2], f[5], want))
+        elif want and not want.startswith('??'):
+            unlocated_known += 1
+            bad.append('%s+%#x: no location printed, llvm-symbolizer %s' % (f[1], f[2], want))
+    figures['frames'] = {'seen': len(frames), 'located': located, 'agreeing': agree}
+    print('[%s] frames: %d seen, %d located, %d agreeing with llvm-symbolizer' % (
+        a.arch, len(frames), located, agree))
+    cell.check('locations agree with llvm-symbolizer', located > 0 and agree == located,
+               '%d/%d%s' % (agree, located, '; ' + '; '.join(bad[:3]) if bad else ''))
+    cell.check('every frame llvm-symbolizer can place is located', unlocated_known == 0,
+               '%d not located' % unlocated_known)
+    # The faulting PC of LKDTM's EXCEPTION and BUG: the faulting line itself.
+    for crash in ('EXCEPTION', 'BUG'):
+        start = [i for i, l in enumerate(lines) if l.endswith('performing direct entry %s' % crash)
+                 or l.endswith('Performing direct entry %s' % crash)]
+        if not start:
+            continue
+        pcs = [f for f in frames if f[0] > start[0] and f[4]]
+        ok = bool(pcs) and pcs[0][5] is not None and pcs[0][5] == answers.get(
+            syms.address(pcs[0][1], pcs[0][2], pcs[0][3]))
+        cell.check('lkdtm %s: faulting PC located' % crash, ok,
+                   '%s+%#x (%s)' % (pcs[0][1], pcs[0][2], pcs[0][5]) if pcs else 'no PC frame')
+
+
+def judge_common(cell, lines, a, figures):
+    """Checks of both variants beyond the triggers: LKDTM, test_printf,
+    KUnit, and the figures the boot prints."""
+    for crash in planned_lkdtm(a.plan) if a.plan else []:
+        judge_lkdtm(cell, lines, crash)
+    tp = [l for l in lines if l.startswith('test_printf: ')]
+    cell.check('test_printf', any(re.match(r'test_printf: all \d+ tests passed', l) for l in tp),
+               next((l for l in tp if 'passed' in l or 'failed' in l), 'no result'))
+    ku = [l.strip() for l in lines if re.match(r'\s*(not )?ok \d+ %s\b' % KUNIT_SUITE, l)]
+    cell.check('KUnit %s' % KUNIT_SUITE, len(ku) == 1 and ku[0].startswith('ok'),
+               ku[0] if ku else 'suite result not seen')
+    for l in lines:
+        m = COSTS.search(l)
+        if m:
+            figures['lookup_name_ns'], figures['on_each_symbol_us'], \
+                figures['sprint_backtrace_ns'] = map(int, m.groups())
+        m = MEMORY.search(l)
+        if m:
+            figures['memory_available_k'], figures['memory_total_k'] = int(m.group(1)), int(m.group(2))
+            figures['kernel_code_k'], figures['rwdata_k'], figures['rodata_k'], \
+                figures['init_k'] = map(int, m.groups()[2:])
+        m = READ_KALLSYMS.match(l)
+        if m:
+            figures['proc_kallsyms_lines'], figures['proc_kallsyms_read_us'] = \
+                int(m.group(2)), int(m.group(3))
+    if a.vmlinux:
+        size = a.nm[:-2] + 'size' if a.nm.endswith('nm') else 'size'
+        out = subprocess.run([size, a.vmlinux], capture_output=True, text=True).stdout.split('\n')
+        if len(out) > 1 and out[1].split():
+            t, d, b = out[1].split()[:3]
+            figures['text'], figures['data'], figures['bss'] = int(t), int(d), int(b)
+        img = os.path.join(os.path.dirname(a.vmlinux), 'image')
+        if os.path.exists(img):
+            figures['image'] = os.path.getsize(img)
+    # /proc/kallsyms without addresses, for the comparison of the variants
+    if a.out:
+        try:
+            b = lines.index(INIT + 'begin /proc/kallsyms')
+            e = lines.index(INIT + 'end /proc/kallsyms')
+            # a printk that cut in mid-line is dropped with its timestamp
+            listing = [re.sub(r'\[\s*\d+\.\d+\].*$', '', l) for l in lines[b + 1:e]]
+            listing = [l for l in listing if l]
+            with open(os.path.join(os.path.dirname(a.out), 'kallsyms.txt'), 'w') as f:
+                f.write('\n'.join(listing) + '\n')
+        except ValueError:
+            pass
+
+
+def merge(a):
+    """One cell from its variants' results, and the checks between them."""
+    parts = []
+    for p in a.merge:
+        with open(p) as f:
+            parts.append((os.path.basename(os.path.dirname(p)), json.load(f), os.path.dirname(p)))
+    cell = Cell(a.arch)
+    checks, figures = [], {}
+    for v, r, _ in parts:
+        checks += [dict(c, name='%s: %s' % (v, c['name'])) for c in r['checks']]
+        figures[v] = r.get('figures', {})
+    lists = {}
+    for v, _, d in parts:
+        try:
+            with open(os.path.join(d, 'kallsyms.txt')) as f:
+                lists[v] = f.read().split('\n')
+        except OSError:
+            lists[v] = None
+    if 'off' in lists and 'on' in lists:
+        off, on = lists['off'] or [], lists['on'] or []
+        allowed = [l.strip() for l in open(EXTRA) if l.strip() and not l.startswith('#')]
+
+        def name(l):
+            return l.split()[1] if len(l.split()) > 1 else ''
+
+        def ok_name(n):
+            return any(fnmatch.fnmatchcase(n.split('.')[0], pat) for pat in allowed)
+        diff = []
+        sm = difflib.SequenceMatcher(None, off, on, autojunk=False)
+        for op, i1, i2, j1, j2 in sm.get_opcodes():
+            if op != 'equal':
+                diff += ['-' + l for l in off[i1:i2]] + ['+' + l for l in on[j1:j2]]
+        bad = [d for d in diff if not ok_name(name(d[1:]))]
+        cell.check('/proc/kallsyms: off and on list the same (type, name) sequence',
+                   len(off) > 100 and not bad,
+                   '%d lines off, %d on; differences (all the series\' own functions): %s%s' % (
+                       len(off), len(on), ' '.join(d.replace(' ', '') for d in diff) or 'none',
+                       '; NOT ALLOWED: ' + ' '.join(bad[:8]) if bad else ''))
+        checks += cell.checks
+    res = {'arch': a.arch, 'build': 'ok', 'seconds': a.seconds, 'checks': checks,
+           'figures': figures}
+    res['boot'] = 'ok' if all(r['boot'] == 'ok' for _, r, _ in parts) else \
+        next(r['boot'] for _, r, _ in parts if r['boot'] != 'ok')
+    failed = [c for c in checks if not c['ok']]
+    res['tests_total'], res['tests_passed'] = len(checks), len(checks) - len(failed)
+    res['reason'] = next((r['reason'] for _, r, _ in parts if r['reason']), '') or \
+        ('%s: %s' % (failed[0]['name'], failed[0]['detail']) if failed else '')
+    with open(a.out, 'w') as f:
+        json.dump(res, f, indent=1)
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--arch', required=True)
@@ -188,7 +446,16 @@ def main():
     ap.add_argument('--warn-pc', choices=('trap', 'return'), default='trap')
     ap.add_argument('--thumb', action='store_true',
                     help='return addresses may carry the Thumb bit')
+    ap.add_argument('--variant', choices=('off', 'on'))
+    ap.add_argument('--vmlinux')
+    ap.add_argument('--strip', action='append', default=[],
+                    help='path prefix to drop from llvm-symbolizer paths')
+    ap.add_argument('--first-frame-pc', action='store_true',
+                    help='a trace from a register dump starts at the pc, as is')
+    ap.add_argument('--merge', nargs='+', help='variant results to merge')
     a = ap.parse_args()
+    if a.merge:
+        return merge(a)
 
     res = {'arch': a.arch, 'build': 'ok', 'boot': '-', 'tests_passed': 0,
            'tests_total': 0, 'seconds': a.seconds, 'reason': '', 'checks': []}
@@ -242,6 +509,15 @@ def main():
             cell.check('module symbols', False, str(e))
     for name in planned_triggers(a.plan) if a.plan else []:
         judge_trigger(cell, lines, name, oracle, a.warn_pc, a.thumb)
+    figures = {}
+    if a.variant and lines:
+        judge_common(cell, lines, a, figures)
+        if a.variant == 'on':
+            judge_locations(cell, lines, a, figures)
+        else:
+            loc = [l for l in lines if LOCATED.search(l)]
+            cell.check('no locations with the option off', not loc, loc[0] if loc else '')
+    res['figures'] = figures
 
     res['checks'] = cell.checks
     failed = [c for c in cell.checks if not c['ok']]

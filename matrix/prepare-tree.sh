@@ -26,9 +26,32 @@ stamp_of() {
 	{ echo "$have"; stat -c '%s %Y' "$tarball"; cat "$top/series/series" "${patches[@]}" /dev/null; } | sha1sum | cut -d' ' -f1
 }
 stamp=$(stamp_of)
-if [ -f "$dest/.lineloc-stamp" ] && [ "$(cat "$dest/.lineloc-stamp")" = "$stamp" ]; then
-	echo "prepare-tree: $dest is current (linux-source $have, ${#patches[@]} patches)"
-	exit 0
+# .lineloc-stamp: the stamp of the inputs the tree was made from, and the
+# commit it was left at.
+if [ -f "$dest/.lineloc-stamp" ]; then
+	old_stamp=$(sed -n 1p "$dest/.lineloc-stamp")
+	old_head=$(sed -n 2p "$dest/.lineloc-stamp")
+	head=$(git -C "$dest" rev-parse HEAD)
+	if [ "$old_stamp" = "$stamp" ]; then
+		echo "prepare-tree: $dest is current (linux-source $have, ${#patches[@]} patches)"
+		exit 0
+	fi
+	# The tree may be where series/ was just exported from: then keep it.
+	tmp=$(mktemp -d)
+	git -C "$dest" format-patch -q --no-signature -o "$tmp" pristine..HEAD
+	if [ "$(cd "$tmp" && cat -- *.patch 2>/dev/null | sha1sum)" = \
+	     "$(cat "${patches[@]}" /dev/null | sha1sum)" ]; then
+		rm -rf "$tmp"
+		printf '%s\n%s\n' "$stamp" "$head" > "$dest/.lineloc-stamp"
+		echo "prepare-tree: $dest holds series/ as exported; kept"
+		exit 0
+	fi
+	rm -rf "$tmp"
+	if [ "$old_head" != "$head" ] && [ "${FORCE:-0}" != 1 ]; then
+		echo "prepare-tree: $dest has commits that are not in series/:" >&2
+		echo "  run 'make series-export' to keep them, or FORCE=1 to rebuild the tree" >&2
+		exit 1
+	fi
 fi
 
 echo "prepare-tree: unpacking linux-source $have into $dest"
@@ -54,7 +77,7 @@ if [ ${#patches[@]} -gt 0 ]; then
 		exit 1
 	}
 fi
-echo "$stamp" > .lineloc-stamp
+printf '%s\n%s\n' "$stamp" "$(git rev-parse HEAD)" > .lineloc-stamp
 # keep the stamp out of git status
 echo ".lineloc-stamp" >> .git/info/exclude
 cd - >/dev/null

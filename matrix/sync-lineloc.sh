@@ -4,7 +4,7 @@
 # adds them ("scripts: add lineloc"), and export the series again.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree=$1
+tree=$(realpath "$1")
 cd "$tree"
 commit=$(git log --format=%H --grep='^scripts: add lineloc' pristine..HEAD | tail -1)
 [ -n "$commit" ] || { echo "sync-lineloc: no 'scripts: add lineloc' commit in $tree" >&2; exit 1; }

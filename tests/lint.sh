@@ -52,7 +52,7 @@ for p in $listed; do
 done
 # checkpatch needs the tree (make prepare); series-check.py judges its findings
 if [ -f "$cp" ]; then
-	out=$(for p in $listed; do perl "$cp" --no-tree --strict --terse --show-types "series/$p"; done 2>/dev/null |
+	out=$(for p in $listed; do perl "$cp" --no-tree --strict --terse --show-types "$PWD/series/$p"; done 2>/dev/null |
 		python3 tests/series-check.py)
 	while IFS= read -r l; do
 		case $l in "ok   "*) ok "${l#ok   }" ;; "FAIL "*) bad "${l#FAIL }" ;; esac

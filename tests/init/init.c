@@ -9,6 +9,8 @@
  *   rmmod NAME         unload a module
  *   write PATH VALUE   write VALUE to PATH from a child process, so that an
  *                      oops that kills the writer does not kill init
+ *   kallsyms           time a read of /proc/kallsyms, then print it without
+ *                      its addresses, between begin and end lines
  *   done               print the success marker and restart
  *
  * Every line this program prints starts with "lltest-init: ".  The judge
@@ -27,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MARKER "ALL DONE"
@@ -121,6 +124,56 @@ static int do_write(char *arg)
 	return 0;
 }
 
+static int do_kallsyms(void)
+{
+	static char buf[8 << 20];
+	struct timespec t0, t1;
+	size_t len = 0, lines = 0;
+	char *p, *nl;
+	ssize_t n;
+	int fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fd = open("/proc/kallsyms", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += n;
+	close(fd);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (len == sizeof(buf))
+		return -1;
+	for (p = buf; p < buf + len; p++)
+		lines += *p == '\n';
+	say("read /proc/kallsyms: %zu bytes, %zu lines in %ld us", len, lines,
+	    (long)((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000));
+	/* keep printk off the console while the listing prints */
+	fd = open("/proc/sys/kernel/printk", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "1", 1) < 0)
+			say("cannot quiet printk");
+		close(fd);
+	}
+	say("begin /proc/kallsyms");
+	for (p = buf; p < buf + len; p = nl + 1) {
+		char *sp = memchr(p, ' ', buf + len - p);
+
+		nl = memchr(p, '\n', buf + len - p);
+		if (!nl || !sp || sp > nl)
+			break;
+		if (write(1, sp + 1, nl - sp) < 0)
+			return -1;
+	}
+	say("end /proc/kallsyms");
+	fd = open("/proc/sys/kernel/printk", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "8", 1) < 0)
+			say("cannot restore printk");
+		close(fd);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	char line[512];
@@ -154,6 +207,8 @@ int main(void)
 			ret = do_rmmod(arg);
 		else if (!strcmp(cmd, "write") && arg)
 			ret = do_write(arg);
+		else if (!strcmp(cmd, "kallsyms"))
+			ret = do_kallsyms();
 		else if (!strcmp(cmd, "done"))
 			finish(1);
 		else
