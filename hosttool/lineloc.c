@@ -225,31 +225,38 @@ static uint32_t le32(const uint8_t *p)
 {
 	return le16(p) | (uint32_t)le16(p + 2) << 16;
 }
+
 static uint32_t be32(const uint8_t *p)
 {
 	return be16(p + 2) | (uint32_t)be16(p) << 16;
 }
+
 static uint64_t le64(const uint8_t *p)
 {
 	return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
+
 static uint64_t be64(const uint8_t *p)
 {
 	return be32(p + 4) | (uint64_t)be32(p) << 32;
 }
+
 static void wle32(uint8_t *p, uint32_t v)
 {
 	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
 }
+
 static void wbe32(uint8_t *p, uint32_t v)
 {
 	p[3] = v; p[2] = v >> 8; p[1] = v >> 16; p[0] = v >> 24;
 }
+
 static void wle64(uint8_t *p, uint64_t v)
 {
 	wle32(p, (uint32_t)v);
 	wle32(p + 4, (uint32_t)(v >> 32));
 }
+
 static void wbe64(uint8_t *p, uint64_t v)
 {
 	wbe32(p + 4, (uint32_t)v);
@@ -560,7 +567,8 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 				continue;
 			if (off > t->data_size || (uint64_t)size > t->data_size - off)
 				die(e->path, at(r->name, j),
-				    "relocation at 0x%" PRIx64 " is outside %s (size 0x%" PRIx64 ")",
+				    "relocation at 0x%" PRIx64
+				    " is outside %s (size 0x%" PRIx64 ")",
 				    off, t->name, t->data_size);
 			if (symi >= nsym)
 				die(e->path, at(r->name, j),
@@ -1441,24 +1449,27 @@ struct rows_arg {
 	struct unit *u;
 };
 
+/* The two decimal digits of @d (below 100) at @p. */
+static void put_pair(char *p, unsigned int d)
+{
+	p[0] = (char)('0' + d / 10);
+	p[1] = (char)('0' + d % 10);
+}
+
 /* Decimal digits of @v at @w, two at a time; returns the end. */
 static char *put_dec(char *w, uint64_t v)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
 	char b[20];
 	int i = sizeof(b);
 
 	while (v >= 100) {
 		i -= 2;
-		memcpy(b + i, pairs + 2 * (v % 100), 2);
+		put_pair(b + i, (unsigned int)(v % 100));
 		v /= 100;
 	}
 	if (v >= 10) {
 		i -= 2;
-		memcpy(b + i, pairs + 2 * v, 2);
+		put_pair(b + i, (unsigned int)v);
 	} else {
 		b[--i] = (char)('0' + v);
 	}
@@ -1835,20 +1846,20 @@ static void do_stats(struct tables *t, struct collect *c)
 
 /* ---- main ------------------------------------------------------------------- */
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
-"usage: lineloc [options] --rows FILE\n"
-"       lineloc [options] --stats FILE\n"
-"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
-"options:\n"
-"  -o OUT          write the output to OUT atomically (nothing on error)\n"
-"  --strip PREFIX  remove PREFIX from paths (repeatable; default: the\n"
-"                  source and object trees of a kernel, else nothing)\n"
-"  --no-strip      print paths as resolved, absolute where DWARF says so\n"
-"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
-"                  relocatable object\n"
-"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n");
+		"usage: lineloc [options] --rows FILE\n"
+		"       lineloc [options] --stats FILE\n"
+		"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
+		"options:\n"
+		"  -o OUT          write the output to OUT atomically (nothing on error)\n"
+		"  --strip PREFIX  remove PREFIX from paths (repeatable; default: the\n"
+		"                  source and object trees of a kernel, else nothing)\n"
+		"  --no-strip      print paths as resolved, absolute where DWARF says so\n"
+		"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
+		"                  relocatable object\n"
+		"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n");
 	exit(1);
 }
 
@@ -1867,7 +1878,7 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--rows") || !strcmp(a, "--stats") ||
 		    !strcmp(a, "-e")) {
 			if (mode != NONE || i + 1 >= argc)
-				usage();
+				print_usage();
 			mode = a[1] == 'e' ? ADDR : a[2] == 'r' ? ROWS : STATS;
 			file = argv[++i];
 		} else if (!strcmp(a, "-o") && i + 1 < argc) {
@@ -1882,17 +1893,17 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--no-strip")) {
 			strip = STRIP_NONE;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage();
-		} else if (mode == ADDR && a[0] != '-') {
+			print_usage();
+		} else if (mode != ADDR || a[0] == '-') {
+			fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
+			print_usage();
+		} else {
 			first_addr = i;
 			break;
-		} else {
-			fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
-			usage();
 		}
 	}
 	if (mode == NONE || (jsec && mode != ADDR))
-		usage();
+		print_usage();
 
 	out = stdout;
 	if (outpath) {
