@@ -10,6 +10,7 @@ green.
 """
 import json
 import os
+import subprocess
 import sys
 from xml.sax.saxutils import escape, quoteattr
 
@@ -67,6 +68,9 @@ def main():
         json.dump({'green': green, 'cells': cells}, f, indent=1)
     with open(os.path.join(results, 'junit.xml'), 'w') as f:
         f.write(junit(cells))
+    print()
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                 'figures.py'), results] + arches)
     return 0 if green == len(cells) else 1
 
 

@@ -2,8 +2,8 @@
 # series-export.sh TREE: write TREE's commits since the pristine tag into
 # series/ (git format-patch, cover letter included) and rewrite
 # series/series, so that kernel work is done in a real git tree and lands as
-# patches.  The cover letter keeps the text of series/cover-letter.txt when
-# that file exists.
+# patches.  The cover letter takes its subject and text from
+# series/cover-letter.txt.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$1
@@ -13,7 +13,19 @@ n=$(git -C "$tree" rev-list --count pristine..HEAD)
 rm -f "$top"/series/*.patch
 if [ "$n" -gt 0 ]; then
 	git -C "$tree" format-patch -q --no-signature --cover-letter \
-		${COVER:+--cover-from-description=subject} -o "$top/series" pristine..HEAD
+		-o "$top/series" pristine..HEAD
+	# The cover letter's subject and text live in series/cover-letter.txt
+	# (first line the subject), so that an export keeps them.
+	cover=$top/series/0000-cover-letter.patch
+	if [ -f "$top/series/cover-letter.txt" ]; then
+		python3 - "$cover" "$top/series/cover-letter.txt" <<'PY'
+import sys
+cover, text = sys.argv[1], open(sys.argv[2]).read().rstrip('\n').split('\n', 1)
+s = open(cover).read()
+s = s.replace('*** SUBJECT HERE ***', text[0]).replace('*** BLURB HERE ***', text[1].strip('\n'))
+open(cover, 'w').write(s)
+PY
+	fi
 fi
 {
 	printf '# Patches applied in order to the pristine linux-source tree (git am).\n'

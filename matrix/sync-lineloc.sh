@@ -8,11 +8,13 @@ tree=$(realpath "$1")
 cd "$tree"
 commit=$(git log --format=%H --grep='^scripts: add lineloc' pristine..HEAD | tail -1)
 [ -n "$commit" ] || { echo "sync-lineloc: no 'scripts: add lineloc' commit in $tree" >&2; exit 1; }
-git diff --quiet && git diff --cached --quiet ||
-	{ echo "sync-lineloc: $tree has uncommitted changes" >&2; exit 1; }
-for f in $(cat "$top/matrix/lineloc-files"); do
+if ! git diff --quiet || ! git diff --cached --quiet; then
+	echo "sync-lineloc: $tree has uncommitted changes" >&2
+	exit 1
+fi
+while read -r f; do
 	cp "$top/hosttool/$f" "scripts/lineloc/$f"
-done
+done < "$top/matrix/lineloc-files"
 if git diff --quiet; then
 	echo "sync-lineloc: scripts/lineloc already matches hosttool/"
 	exit 0

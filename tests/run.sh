@@ -2,7 +2,8 @@
 # The test command (make test): every suite in turn, each closing with a line
 # "<suite>: N passed, M failed"; then the totals.  A suite that ends without
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
-# host tool, the matrix (four cells), planted faults.
+# host tool, the matrix (four cells), decode_stacktrace.sh on the matrix's
+# logs, planted faults.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -11,7 +12,7 @@ export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
-suites=(lint judge hosttool matrix faults)
+suites=(lint judge hosttool matrix decode faults)
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed"; exit 1; }
 [ -n "${SUITES:-}" ] && read -ra suites <<< "$SUITES"
@@ -22,6 +23,7 @@ for s in "${suites[@]}"; do
 	judge) cmd=(tests/judge/run.sh) ;;
 	hosttool) cmd=(make --no-print-directory test-hosttool) ;;
 	matrix) cmd=(make --no-print-directory matrix) ;;
+	decode) cmd=(tests/decode/run.sh) ;;
 	faults) cmd=(tests/faults/run.sh) ;;
 	*) echo "tests/run.sh: unknown suite $s" >&2; exit 2 ;;
 	esac

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The cost of line locations, measured side by side in one matrix run.
+
+usage: figures.py RESULTS_DIR ARCH...
+
+For each arch, from the figures the judge recorded for the variant with
+CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock") and on (the RFC layout):
+vmlinux sections (size), the image, the boot's "Memory:" line, what
+kallsyms lookups cost (the KUnit suite's kallsyms_test_costs), the time to
+read /proc/kallsyms, and the frames checked.  Prints a table and writes
+RESULTS_DIR/figures.md and figures.json.
+"""
+import json
+import os
+import sys
+
+ROWS = [
+    ('vmlinux text+data (size)', lambda f: f.get('text', 0) + f.get('data', 0), 'bytes'),
+    ('kernel image file', lambda f: f.get('image'), 'bytes'),
+    ('boot Memory: rodata', lambda f: f.get('rodata_k'), 'KiB'),
+    ('boot Memory: available', lambda f: f.get('memory_available_k'), 'KiB'),
+    ('kallsyms_lookup_name()', lambda f: f.get('lookup_name_ns'), 'ns'),
+    ('kallsyms_on_each_symbol() walk', lambda f: f.get('on_each_symbol_us'), 'us'),
+    ('sprint_backtrace()', lambda f: f.get('sprint_backtrace_ns'), 'ns'),
+    ('read /proc/kallsyms', lambda f: f.get('proc_kallsyms_read_us'), 'us'),
+]
+
+
+def fmt(v):
+    return '-' if v is None else '{:,}'.format(v)
+
+
+def main():
+    results, arches = sys.argv[1], sys.argv[2:]
+    out = ['| arch | figure | off | on | on - off | on / off |', '|---|---|---|---|---|---|']
+    data = {}
+    for arch in arches:
+        try:
+            with open(os.path.join(results, arch, 'result.json')) as f:
+                figs = json.load(f).get('figures', {})
+        except (OSError, ValueError):
+            continue
+        off, on = figs.get('off', {}), figs.get('on', {})
+        data[arch] = figs
+        for name, get, unit in ROWS:
+            a, b = get(off), get(on)
+            delta = ratio = '-'
+            if a is not None and b is not None:
+                delta = fmt(b - a)
+                ratio = '%.2f' % (b / a) if a else '-'
+            out.append('| %s | %s (%s) | %s | %s | %s | %s |' % (
+                arch, name, unit, fmt(a), fmt(b), delta, ratio))
+        fr = on.get('frames')
+        if fr:
+            out.append('| %s | frames seen / located / agreeing | | %d / %d / %d | | |' % (
+                arch, fr['seen'], fr['located'], fr['agreeing']))
+    text = '\n'.join(out) + '\n'
+    print(text)
+    with open(os.path.join(results, 'figures.md'), 'w') as f:
+        f.write(text)
+    with open(os.path.join(results, 'figures.json'), 'w') as f:
+        json.dump(data, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,63 @@
+#!/bin/bash
+# scripts/decode_stacktrace.sh still decodes a backtrace whose frames carry
+# locations: for each arch's "on" boot, feed the located frames of the
+# console log to the series' decode_stacktrace.sh with that boot's vmlinux,
+# and require that every frame decodes to a source line.  How many decode to
+# the very line the kernel printed is reported, not required: the script
+# looks a return address up as is, the kernel at the call before it (as
+# llvm-symbolizer agrees in the matrix).  The pristine script is run on the
+# same input for comparison.  Run after the matrix.
+set -uo pipefail
+# shellcheck source=matrix/lib.sh
+. "$(dirname "$0")/../../matrix/lib.sh"
+pass=0 fail=0
+for a in $ALL_ARCHES; do
+	load_arch "$a"
+	log=$RESULTS/on/console.log
+	vmlinux=$OBJ/variant-on/vmlinux
+	if [ ! -f "$log" ] || [ ! -f "$vmlinux" ]; then
+		echo "FAIL $a: no 'on' console log or vmlinux: run the matrix first"
+		fail=$((fail + 1))
+		continue
+	fi
+	in=$RESULTS/on/decode-in.txt
+	tr -d '\r' < "$log" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' |
+		grep -E '\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$' > "$in"
+	n=$(wc -l < "$in")
+	CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
+		< "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt"
+	git -C "$SRC" show pristine:scripts/decode_stacktrace.sh > "$RESULTS/on/decode-pristine.sh"
+	CROSS_COMPILE=$CROSS_COMPILE bash "$RESULTS/on/decode-pristine.sh" "$vmlinux" "$SRC" \
+		< "$in" > "$RESULTS/on/decode-pristine-out.txt" 2>/dev/null
+	res=$(python3 - "$in" "$RESULTS/on/decode-out.txt" "$RESULTS/on/decode-pristine-out.txt" <<'PY'
+import re, sys
+src = open(sys.argv[1]).read().splitlines()
+out = open(sys.argv[2]).read().splitlines()
+old = open(sys.argv[3]).read().splitlines()
+# decoded: "name (path:line[ path:line...])", innermost first
+loc = re.compile(r' \(([^ ()]+):(\d+)[ )]')
+ok = same = 0
+bad = []
+for i, line in enumerate(src):
+    want = re.search(r'\(([^ ()]+:\d+)\)$', line).group(1)
+    got = loc.search(out[i]) if i < len(out) else None
+    if got:
+        ok += 1
+        same += '%s:%s' % (got.group(1), got.group(2)) == want
+    elif len(bad) < 3:
+        bad.append('%s -> %s' % (line.strip(), out[i].strip() if i < len(out) else 'nothing'))
+old_ok = sum(1 for i, line in enumerate(src) if i < len(old) and loc.search(old[i]))
+print('%d %d %d %d %s' % (len(src), ok, same, old_ok, ' | '.join(bad)))
+PY
+)
+	read -r total ok same old_ok bad <<< "$res"
+	if [ "$n" -gt 0 ] && [ "$ok" = "$total" ]; then
+		pass=$((pass + 1))
+		echo "ok   $a: decode_stacktrace.sh decodes $ok/$total located frames ($same to the line the kernel printed; the pristine script decodes $old_ok)"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $a: decode_stacktrace.sh decodes $ok/$total located frames: $bad"
+	fi
+done
+echo "decode: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
