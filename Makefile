@@ -9,7 +9,8 @@
 #   make sync-lineloc         copy hosttool/ into the lineloc patch (one source)
 #   make hosttool             build hosttool/lineloc (see hosttool/README.md)
 #   make test                 every test: self-tests, lint, host tool, matrix
-#   make bench                the benchmarks
+#   make bench                the benchmarks (bench-hosttool, ARCH=... bench-link)
+#   make ARCH=... test-reproducible  same line tables from a second O= folder
 #
 # Variables: ARCH= (x86_64 i386 arm arm64), ARCHES= (for matrix), BUILD=
 # (default build/; CI sets a fixed path so that ccache hits across clones),
@@ -28,7 +29,7 @@ Q := @
 endif
 
 .PHONY: all matrix qemu-test kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults clean help
+	test-judge test-faults test-reproducible bench-link clean help
 
 all: matrix
 
@@ -59,13 +60,19 @@ test:
 test-judge:
 	$(Q)tests/judge/run.sh
 
+test-reproducible: prepare
+	$(Q)matrix/reproducible.sh $(ARCH)
+
+bench-link: prepare
+	$(Q)matrix/bench-link.sh $(ARCH)
+
 test-faults: prepare
 	$(Q)tests/faults/run.sh
 
 lint:
 	$(Q)tests/lint.sh
 
-bench: bench-hosttool
+bench: bench-hosttool bench-link
 
 clean: clean-hosttool
 	rm -rf $(BUILD)
