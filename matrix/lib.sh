@@ -54,7 +54,7 @@ load_arch() {
 kmake() {
 	local cc=${CROSS_COMPILE}gcc hostcc=gcc
 	if command -v ccache >/dev/null && [ "${CCACHE:-1}" != 0 ]; then
-		cc="ccache $cc"
+		cc="$top/matrix/ccache-cc $cc"
 		hostcc="ccache gcc"
 	fi
 	vrun make -C "$SRC" O="$OBJ" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
