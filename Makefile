@@ -11,6 +11,7 @@
 #   make test                 every test: self-tests, lint, host tool, matrix
 #   make bench                the benchmarks (bench-hosttool, ARCH=... bench-link)
 #   make ARCH=... test-reproducible  same line tables from a second O= folder
+#   make ARCH=... bisect-check       build and boot each patch of the series
 #
 # Variables: ARCH= (x86_64 i386 arm arm64), ARCHES= (for matrix), BUILD=
 # (default build/; CI sets a fixed path so that ccache hits across clones),
@@ -29,7 +30,7 @@ Q := @
 endif
 
 .PHONY: all matrix qemu-test kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-reproducible bench-link clean help
+	test-judge test-faults test-reproducible bisect-check bench-link clean help
 
 all: matrix
 
@@ -62,6 +63,9 @@ test-judge:
 
 test-reproducible: prepare
 	$(Q)matrix/reproducible.sh $(ARCH)
+
+bisect-check: prepare
+	$(Q)matrix/bisect-check.sh $(ARCH)
 
 bench-link: prepare
 	$(Q)matrix/bench-link.sh $(ARCH)

@@ -1,0 +1,43 @@
+#!/bin/bash
+# bisect-check.sh ARCH: on demand (make ARCH=x86_64 bisect-check), build and
+# boot every commit of the series on one arch, in a worktree of the kernel
+# tree and build folders of its own ($BUILD/bisect): each patch must build
+# and boot on its own.  The option is on from the patch that adds it; the
+# kconfig lines of the fragments that a commit does not know yet are left
+# out.  A commit passes when its kernel and the test module build and the
+# boot reaches the success marker with no unplanned panic.
+set -uo pipefail
+# shellcheck source=matrix/lib.sh
+. "$(dirname "$0")/lib.sh"
+arch=$1
+main_src=$SRC
+B=$BUILD/bisect
+mkdir -p "$B/src"
+if [ ! -d "$B/src/linux/.git" ] && [ ! -f "$B/src/linux/.git" ]; then
+	git -C "$main_src" worktree add -q --detach "$B/src/linux" HEAD
+fi
+export BUILD=$B
+pass=0 fail=0
+for c in $(git -C "$main_src" rev-list --reverse refs/tags/pristine..HEAD); do
+	subj=$(git -C "$main_src" log -1 --format=%s "$c")
+	git -C "$B/src/linux" checkout -q --detach "$c"
+	dir=$B/arch-configs
+	rm -rf "$dir"; cp -r "$top/arch-configs" "$dir"
+	grep -rhoE --include='Kconfig*' '^(menu)?config [A-Z0-9_]+' "$B/src/linux" |
+		awk '{print "CONFIG_" $2}' | sort -u > "$B/defined"
+	grep -hoE '^CONFIG_[A-Z0-9_]+' "$dir"/*.config "$dir"/*.arch | sort -u |
+		comm -23 - "$B/defined" | while read -r opt; do
+			sed -i "/^$opt=/d" "$dir"/*.config "$dir"/*.arch
+		done
+	v=off
+	grep -qs '^config KALLSYMS_LINE_LOCATIONS$' "$B/src/linux/init/Kconfig" && v=on
+	if ARCH_DIR=$dir VARIANTS=$v "$top/matrix/run-arch.sh" "$arch" > "$B/run.log" 2>&1 ||
+	   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["build"] != "ok" or r["boot"] != "ok")' \
+		"$B/results/$arch/result.json"; then
+		pass=$((pass + 1)); echo "ok   $(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj"
+	else
+		fail=$((fail + 1)); echo "FAIL $(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj: $(grep -m1 -E 'FAIL|error' "$B/run.log")"
+	fi
+done
+echo "bisect-check: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
