@@ -5,20 +5,26 @@
 # and boot on its own.  The option is on from the patch that adds it; the
 # kconfig lines of the fragments that a commit does not know yet are left
 # out.  A commit passes when its kernel and the test module build and the
-# boot reaches the success marker with no unplanned panic.
+# boot reaches the success marker with no unplanned panic.  The pristine
+# tree is booted first, and its backtraces (frames and faulting PCs, that is
+# symbol+offset/size, timestamps and addresses aside) must be those of the
+# matrix's boot of the whole series with the option off ("stock").
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/lib.sh"
 arch=$1
 main_src=$SRC
+main_results=$RESULTS_ROOT
 B=$BUILD/bisect
 mkdir -p "$B/src"
 if [ ! -d "$B/src/linux/.git" ] && [ ! -f "$B/src/linux/.git" ]; then
 	git -C "$main_src" worktree add -q --detach "$B/src/linux" HEAD
 fi
 export BUILD=$B
+unset RESULTS_ROOT
 pass=0 fail=0
-for c in $(git -C "$main_src" rev-list --reverse refs/tags/pristine..HEAD); do
+for c in $(git -C "$main_src" rev-parse refs/tags/pristine) \
+	 $(git -C "$main_src" rev-list --reverse refs/tags/pristine..HEAD); do
 	subj=$(git -C "$main_src" log -1 --format=%s "$c")
 	git -C "$B/src/linux" checkout -q --detach "$c"
 	dir=$B/arch-configs
@@ -38,6 +44,28 @@ for c in $(git -C "$main_src" rev-list --reverse refs/tags/pristine..HEAD); do
 	else
 		fail=$((fail + 1)); echo "FAIL $(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj: $(grep -m1 -E 'FAIL|error' "$B/run.log")"
 	fi
+	[ "$c" = "$(git -C "$main_src" rev-parse refs/tags/pristine)" ] &&
+		cp "$B/results/$arch/off/console.log" "$B/pristine-console.log"
 done
+
+# Stock prints as pristine: the same frame lines, in the same order.
+frames() {
+	tr -d '\r' < "$1" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' |
+		grep -E '^ *(\? )?[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$|(RIP: [0-9a-f]{4}:|EIP: |pc : |PC is at )[A-Za-z_.]' |
+		sed -E 's/^ +//'
+}
+if [ -f "$B/pristine-console.log" ] && [ -f "$main_results/$arch/off/console.log" ]; then
+	frames "$B/pristine-console.log" > "$B/pristine-frames.txt"
+	frames "$main_results/$arch/off/console.log" > "$B/stock-frames.txt"
+	n=$(wc -l < "$B/pristine-frames.txt")
+	if [ "$n" -gt 20 ] && diff -u "$B/pristine-frames.txt" "$B/stock-frames.txt" > "$B/frames.diff"; then
+		pass=$((pass + 1)); echo "ok   the series, option off, prints the $n frame lines of the pristine tree"
+	else
+		fail=$((fail + 1)); echo "FAIL stock and pristine frame lines differ ($n lines): see $B/frames.diff"
+		head -20 "$B/frames.diff"
+	fi
+else
+	fail=$((fail + 1)); echo "FAIL no pristine boot or no matrix 'off' boot to compare"
+fi
 echo "bisect-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
