@@ -44,16 +44,23 @@ fi
 # The variant: CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock": the patched tree
 # with the option off) or on, toggled in the one O= folder so that kbuild
 # rebuilds only what depends on it.
+# (Off also covers a tree without the option: bisect-check boots those.)
 variant=${LINELOC:-on}
+is_on() { grep -qx CONFIG_KALLSYMS_LINE_LOCATIONS=y "$OBJ/.config"; }
 case $variant in
-on) set_opt=--enable want="CONFIG_KALLSYMS_LINE_LOCATIONS=y" ;;
-off) set_opt=--disable want="# CONFIG_KALLSYMS_LINE_LOCATIONS is not set" ;;
+on) set_opt=--enable ;;
+off) set_opt=--disable ;;
 *) die "LINELOC=$variant (on or off)" ;;
 esac
-if ! grep -qx "$want" "$OBJ/.config"; then
+if { [ "$variant" = on ] && ! is_on; } || { [ "$variant" = off ] && is_on; }; then
 	vrun "$SRC/scripts/config" --file "$OBJ/.config" $set_opt KALLSYMS_LINE_LOCATIONS
 	kmake -s olddefconfig >/dev/null
-	grep -qx "$want" "$OBJ/.config" || die "cannot set $want (see $OBJ/.config)"
+	if [ "$variant" = on ] && ! is_on; then
+		die "cannot enable CONFIG_KALLSYMS_LINE_LOCATIONS (see $OBJ/.config)"
+	fi
+	if [ "$variant" = off ] && is_on; then
+		die "cannot disable CONFIG_KALLSYMS_LINE_LOCATIONS (see $OBJ/.config)"
+	fi
 fi
 
 log "building kernel, line locations $variant ($UNWINDER unwinder)"
