@@ -5,6 +5,8 @@
 #   1. x86_64 with a wrong console in its arch file, in one run with arm64:
 #      x86_64 red ("no console output"), arm64 still green.
 #   2. x86_64 with a trigger that hangs: red, "timed out", naming the step.
+#   3. the x86_64 'on' log with one location moved by a line, and the same
+#      log judged as the option-off boot: both red.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${BUILD:=$top/build}"
@@ -53,6 +55,34 @@ r=$(field "$out/hang/x86_64/result.json" reason)
 check "hang: the run fails" [ "$rc" -ne 0 ]
 check "hang: boot reported as timeout" [ "$(field "$out/hang/x86_64/result.json" boot)" = timeout ]
 check "hang: reason '$r'" grep -q 'timed out after 20s, last init line: write /sys/kernel/debug/lltest/hang 1: start' <<< "$r"
+
+# 3. Wrong locations in a real log: the judge must catch a located frame
+#    whose line llvm-symbolizer contradicts, and any location printed with
+#    the option off.
+on=$BUILD/results/x86_64/on
+if [ -f "$on/console.log" ] && [ -f "$BUILD/x86_64/variant-on/vmlinux" ]; then
+	judge() { # VARIANT LOG OUT
+		python3 "$top/matrix/judge.py" --arch x86_64 --variant "$1" --console "$2" \
+			--plan "$top/tests/plans/lltest.plan" --vmlinux "$BUILD/x86_64/variant-on/vmlinux" \
+			--strip "$BUILD/src/linux/" --strip "$BUILD/x86_64/" --nm nm --out "$3" > "$3.log" 2>&1
+	}
+	mkdir -p "$out/loc"
+	# the control: the log as the kernel printed it passes
+	judge on "$on/console.log" "$out/loc/good.json"
+	r=$(grep -m1 'locations agree' "$out/loc/good.json.log")
+	check "the real log's locations agree: '$r'" grep -q 'ok   locations agree' <<< "$r"
+	# one frame's line moved by one: vfs_write's, the first it prints
+	sed -E '0,/vfs_write\+0x[0-9a-f]+\/0x[0-9a-f]+ \(fs\/read_write.c:[0-9]+\)/s//&X/' "$on/console.log" |
+		perl -pe 's/(vfs_write\+0x[0-9a-f]+\/0x[0-9a-f]+ \(fs\/read_write\.c:)(\d+)\)X/$1.($2+1).")"/e' > "$out/loc/wrong.log"
+	judge on "$out/loc/wrong.log" "$out/loc/wrong.json"
+	r=$(grep -m1 'locations agree' "$out/loc/wrong.json.log")
+	check "a located frame one line off is caught: '$r'" grep -q 'FAIL locations agree' <<< "$r"
+	judge off "$on/console.log" "$out/loc/off.json"
+	r=$(grep -m1 'no locations with the option off' "$out/loc/off.json.log")
+	check "locations printed with the option off are caught: '${r:0:90}'" grep -q 'FAIL' <<< "$r"
+else
+	check "wrong locations: no x86_64 'on' boot to plant them in" false
+fi
 
 echo "faults: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
