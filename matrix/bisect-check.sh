@@ -52,7 +52,15 @@ done
 frames() {
 	tr -d '\r' < "$1" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' |
 		grep -E '^ *(\? )?[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$|(RIP: [0-9a-f]{4}:|EIP: |pc : |PC is at )[A-Za-z_.]' |
-		sed -E 's/^ +//'
+		sed -E 's/^ +//' | python3 -c '
+import fnmatch, re, sys
+pats = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+for line in sys.stdin:
+    m = re.search(r"([A-Za-z_.][\w.]*)\+0x", line)
+    name = m.group(1).split(".")[0] if m else ""
+    print("<changed by the series: %s>" % name if any(fnmatch.fnmatchcase(name, p) for p in pats)
+          else line.rstrip("\n"))
+' "$top/matrix/series-changed.txt"
 }
 if [ -f "$B/pristine-console.log" ] && [ -f "$main_results/$arch/off/console.log" ]; then
 	frames "$B/pristine-console.log" > "$B/pristine-frames.txt"
