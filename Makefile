@@ -12,6 +12,7 @@
 #   make bench                the benchmarks (bench-hosttool, ARCH=... bench-link)
 #   make ARCH=... test-reproducible  same line tables from a second O= folder
 #   make ARCH=... bisect-check       build and boot each patch of the series
+#   make build-configs        build-only configurations (KALLSYMS=n, DEBUG_INFO=n)
 #
 # Variables: ARCH= (x86_64 i386 arm arm64), ARCHES= (for matrix), BUILD=
 # (default build/; CI sets a fixed path so that ccache hits across clones),
@@ -30,12 +31,12 @@ Q := @
 endif
 
 .PHONY: all matrix qemu-test kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-reproducible bisect-check bench-link clean help
+	test-judge test-faults test-reproducible bisect-check bench-link build-configs clean help
 
 all: matrix
 
 help:
-	@sed -n '3,17p' Makefile
+	@sed -n '3,18p' Makefile
 
 prepare:
 	$(Q)matrix/prepare-tree.sh $(BUILD)/src/linux
@@ -63,6 +64,9 @@ test-judge:
 
 test-reproducible: prepare
 	$(Q)matrix/reproducible.sh $(ARCH)
+
+build-configs: prepare
+	$(Q)tests/configs/run.sh
 
 bisect-check: prepare
 	$(Q)matrix/bisect-check.sh $(ARCH)

@@ -8,7 +8,9 @@
 # boot reaches the success marker with no unplanned panic.  The pristine
 # tree is booted first, and its backtraces (frames and faulting PCs, that is
 # symbol+offset/size, timestamps and addresses aside) must be those of the
-# matrix's boot of the whole series with the option off ("stock").
+# matrix's boot of the whole series with the option off ("stock").  Each
+# commit is also built, warning-free, with CONFIG_KALLSYMS off
+# (arch-configs/build-only/nokallsyms.config).
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +45,12 @@ for c in $(git -C "$main_src" rev-parse refs/tags/pristine) \
 		pass=$((pass + 1)); echo "ok   $(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj"
 	else
 		fail=$((fail + 1)); echo "FAIL $(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj: $(grep -m1 -E 'FAIL|error' "$B/run.log")"
+	fi
+	# and with CONFIG_KALLSYMS off, warning-free (its own O= folder)
+	if ARCH_DIR=$dir "$top/matrix/build-kernel.sh" "$arch" nokallsyms > "$B/nokallsyms.log" 2>&1; then
+		pass=$((pass + 1)); echo "ok   $(git -C "$main_src" log -1 --format=%h "$c") (KALLSYMS=n) builds without warnings"
+	else
+		fail=$((fail + 1)); echo "FAIL $(git -C "$main_src" log -1 --format=%h "$c") (KALLSYMS=n) $subj: $(grep -m1 -E 'warning|error' "$B/nokallsyms.log")"
 	fi
 	[ "$c" = "$(git -C "$main_src" rev-parse refs/tags/pristine)" ] &&
 		cp "$B/results/$arch/off/console.log" "$B/pristine-console.log"

@@ -1,10 +1,19 @@
 #!/bin/bash
-# build-kernel.sh ARCH: configure (tinyconfig + common + arch fragments) and
-# build the kernel for ARCH in $BUILD/ARCH.  Fails, naming them, when
-# requested options did not survive olddefconfig.
+# build-kernel.sh ARCH [CONFIG]: configure (tinyconfig + common + arch
+# fragments) and build the kernel for ARCH in $BUILD/ARCH.  Fails, naming
+# them, when requested options did not survive olddefconfig.
+# With CONFIG, a build-only configuration (arch-configs/build-only/
+# CONFIG.config merged last) is built in $BUILD/ARCH-CONFIG, and any
+# compiler or linker warning fails it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_arch "$1"
+cfg_name=${2:-}
+if [ -n "$cfg_name" ]; then
+	cfg_file=${ARCH_DIR:-$top/arch-configs}/build-only/$cfg_name.config
+	[ -f "$cfg_file" ] || die "no build-only configuration $cfg_file"
+	OBJ=$BUILD/$ARCH_NAME-$cfg_name
+fi
 
 export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 mkdir -p "$OBJ" "$RESULTS"
@@ -19,7 +28,12 @@ frag=$OBJ/lineloc.config
 	*) die "DWARF=${DWARF} (only 4 or 5)" ;;
 	esac
 	[ -n "${EXTRA_CONFIG:-}" ] && cat "$EXTRA_CONFIG"
+	[ -n "$cfg_name" ] && cat "$cfg_file"
 } > "$frag"
+# The options to check: every requested one, or a build-only
+# configuration's own (what depends on the options it turns off goes too).
+want=$frag
+[ -n "$cfg_name" ] && want=$cfg_file
 
 stamp=$( { cat "$frag"; git -C "$SRC" rev-parse HEAD 2>/dev/null; } | sha1sum | cut -d' ' -f1)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.lineloc-config" 2>/dev/null)" != "$stamp" ]; then
@@ -36,9 +50,26 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.lineloc-config" 2>/dev/null)" != "
 		else
 			grep -qx "$line" "$OBJ/.config" || missing+=" $line"
 		fi
-	done < "$frag"
+	done < "$want"
 	[ -z "$missing" ] || die "requested options missing from the final .config:$missing"
 	echo "$stamp" > "$OBJ/.lineloc-config"
+fi
+
+if [ -n "$cfg_name" ]; then
+	log "building kernel, build-only configuration $cfg_name"
+	start=$(date +%s)
+	blog=$RESULTS/build-$cfg_name.log
+	kmake -j"$(nproc)" all > "$blog" 2>&1 || {
+		tail -30 "$blog" >&2
+		die "kernel build ($cfg_name) failed (log: $blog)"
+	}
+	log "kernel built in $(( $(date +%s) - start )) s"
+	if grep -E '(warning|error):' "$blog" > "$blog.warnings"; then
+		sed 's/^/  /' "$blog.warnings" | head -20 >&2
+		die "$cfg_name: $(wc -l < "$blog.warnings") warnings (log: $blog)"
+	fi
+	log "$cfg_name: no warnings"
+	exit 0
 fi
 
 # The variant: CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock": the patched tree

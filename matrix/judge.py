@@ -93,7 +93,7 @@ class Oracle:
     """Source line of a module address: the target's addr2line -j .text
     (it applies the target's REL/RELA relocations) and llvm-symbolizer."""
 
-    def __init__(self, ko, addr2line, nm):
+    def __init__(self, ko, addr2line, nm, thumb):
         self.ko, self.addr2line = ko, addr2line
         self.syms = {}
         out = subprocess.run([nm, '--defined-only', ko], capture_output=True,
@@ -101,7 +101,9 @@ class Oracle:
         for line in out.splitlines():
             parts = line.split()
             if len(parts) == 3 and parts[1] in 'tT':
-                self.syms[parts[2]] = int(parts[0], 16) & ~1  # Thumb bit
+                # a Thumb function's symbol carries bit 0; elsewhere (x86
+                # at -Os) a function may start at an odd address
+                self.syms[parts[2]] = int(parts[0], 16) & ~(1 if thumb else 0)
 
     @staticmethod
     def _first(out):
@@ -127,7 +129,74 @@ class Oracle:
         return addr, a2l, self._first(llvm)
 
 
-def judge_trigger(cell, lines, name, oracle, warn_pc, thumb):
+def trace_frames(lines, syms, interrupted_pc, first_frame_pc):
+    """The frames that lines print, in order: (line index, match, exact),
+    exact for a pc looked up as is, else a return address (looked up at
+    the call).  A pc is: a faulting-PC line (x86 RIP:/EIP:, arm64 pc :,
+    arm PC is at), the first frame of an arm64 trace from registers, and,
+    where the arch prints the interrupted pc as a trace frame
+    (interrupted_pc == 'trace': arm, arm64), the frame after exception
+    entry code.  On arm a line "callee from caller" follows the callee."""
+    out = []
+    pc_seen = first_exact = False
+    prev = None             # the function the walk was in just before
+    for i, l in enumerate(lines):
+        if 'pc : ' in l:
+            pc_seen = True
+        if re.search(r'Call [Tt]race:', l):
+            first_exact, pc_seen, prev = first_frame_pc and pc_seen, False, None
+            continue
+        pcl = FAULT_PC.search(l)
+        if pcl:
+            m = FRAME.search(l, pcl.start() + pcl.group(0).index(pcl.group(1)))
+            if m:
+                out.append((i, m, True))
+            continue
+        t = TRACE_LINE.match(l)
+        m = FRAME.match(l, t.end()) if t else None
+        if not m:
+            continue
+        callee = re.match(r'^\s*(?:\? )?([\w.$]+)(?: \[\w+\])? from ', l)
+        if callee:
+            prev = callee.group(1)
+        exact = first_exact or (interrupted_pc == 'trace' and prev is not None and
+                                syms.in_entry_text(prev))
+        first_exact = False
+        out.append((i, m, exact))
+        prev = m.group(1)
+    return out
+
+
+def judge_interrupted(cell, seg, syms, oracle, a):
+    """The probe trigger's backtrace crosses the breakpoint exception: the
+    frame after it is the pc where the probe hit, at the first instruction
+    of a function (lltest_probed, or lltest_target where the branch was
+    simulated before the handler ran); it must print as that pc, and the
+    check must be able to fail: the pc - 1 lies in another function."""
+    frames = [(m, exact) for _, m, exact in trace_frames(seg, syms, a.interrupted_pc,
+                                                         a.first_frame_pc)
+              if m.group(4) == 'lltest' and m.group(1) in ('lltest_probed', 'lltest_target')]
+    pcs = [m for m, exact in frames if exact]
+    ok = len(pcs) == 1 and int(pcs[0].group(2), 16) == 0
+    cell.check('probe: interrupted pc printed as is', ok,
+               pcs[0].group(0) if pcs else 'no interrupted-pc frame among %s' %
+               [m.group(0) for m, _ in frames])
+    if not ok or oracle is None:
+        return
+    sym = pcs[0].group(1)
+    pc = oracle.syms[sym]
+    below = [(v, n) for n, v in oracle.syms.items() if v < pc]
+    before = max(below)[1] if below else '(nothing)'
+    _, line_pc, _ = oracle.lookup(sym, 0, 0, False)
+    line_before = oracle.lookup(before, pc - 1 - oracle.syms[before], 0, False)[1] \
+        if below else '??:0'
+    cell.check('probe: discriminating', before != sym,
+               'pc %s+0x0 (%s), pc - 1 in %s (%s)' % (sym, line_pc, before, line_before)
+               if before != sym else 'not discriminating: pc - 1 is in %s too' % sym)
+
+
+def judge_trigger(cell, lines, name, oracle, a, syms):
+    warn_pc, thumb = a.warn_pc, a.thumb
     idx = [i for i, l in enumerate(lines)
            if (m := FIRES.match(l)) and m.group(1) == name]
     if not cell.check('%s: marker' % name, len(idx) == 1,
@@ -178,6 +247,12 @@ def judge_trigger(cell, lines, name, oracle, warn_pc, thumb):
                 pick = (f.group(1), int(f.group(2), 16), 1)
                 break
         cell.check('%s: return address in %s' % (name, CHAIN[0]), pick is not None)
+        if name == 'probe' and syms:
+            judge_interrupted(cell, seg, syms, oracle, a)
+        if name == 'saved' and a.variant == 'on':
+            located = [l for l in seg if LOCATED.search(l)]
+            cell.check('saved: the saved stack is located', located,
+                       located[0].strip() if located else 'no located frame')
     if pick is None or oracle is None:
         return
     sym, off, back = pick
@@ -191,6 +266,33 @@ def judge_trigger(cell, lines, name, oracle, warn_pc, thumb):
     # ?? for a relocatable object (LLVM 14), which is said, never hidden.
     ok = a2l == where and (llvm == where or llvm.startswith('??'))
     cell.check('%s: source line' % name, ok, detail)
+
+
+LOC = re.compile(r'^lltest: loc ' + FRAME.pattern)
+
+
+def judge_loc(cell, lines, a, syms):
+    """lltest's loc file prints an address of vmlinux with %pSl: init text
+    has no location once init memory is freed (start_kernel), other text
+    keeps it (vfs_write, checked against llvm-symbolizer)."""
+    got = {}
+    for l in lines:
+        m = LOC.match(l)
+        if m:
+            loc = LOCATED.match(l, m.start(1))
+            got[m.group(1)] = (m, '%s:%s' % (loc.group(5), loc.group(6)) if loc else None)
+    if 'start_kernel' in got:
+        cell.check('init text: no location after boot', got['start_kernel'][1] is None,
+                   got['start_kernel'][0].group(0) + (' (%s)' % got['start_kernel'][1]
+                                                      if got['start_kernel'][1] else ''))
+    if 'vfs_write' in got:
+        m, loc = got['vfs_write']
+        if a.variant == 'on':
+            addr = syms.address(m.group(1), int(m.group(2), 16), int(m.group(3), 16))
+            want = symbolize(a.vmlinux, [addr], a.strip)[0] if addr is not None else None
+            cell.check('loc: vfs_write located as is', loc is not None and loc == want,
+                       'printed %s, llvm-symbolizer %s' % (loc, want))
+    cell.check('loc: both addresses printed', len(got) == 2, ' '.join(sorted(got)))
 
 
 def planned_lkdtm(plan):
@@ -220,15 +322,24 @@ class Symbols:
         out = subprocess.run([nm, '-n', '--defined-only', vmlinux], capture_output=True,
                              text=True, check=True).stdout
         syms = []
+        marks = {}
         for line in out.splitlines():
             parts = line.split()
+            if len(parts) == 3 and parts[2] in ('__entry_text_start', '__entry_text_end'):
+                marks[parts[2]] = int(parts[0], 16)
             if len(parts) == 3 and parts[1] in 'tTwW':
                 syms.append((int(parts[0], 16), parts[2]))
+        self.entry = (marks.get('__entry_text_start', 0), marks.get('__entry_text_end', 0))
         self.by_name = {}
         addrs = sorted(set(a for a, _ in syms))
         nxt = {a: b for a, b in zip(addrs, addrs[1:])}
         for a, n in syms:
             self.by_name.setdefault(n, []).append((a, nxt.get(a, a) - a))
+
+    def in_entry_text(self, name):
+        """Is the function @name exception entry code (.entry.text)?"""
+        cands = self.by_name.get(name, [])
+        return any(self.entry[0] <= a < self.entry[1] for a, _ in cands)
 
     def address(self, name, off, size):
         cands = self.by_name.get(name, [])
@@ -265,29 +376,12 @@ def judge_locations(cell, lines, a, figures):
     under the module's triggers are located."""
     syms = Symbols(a.vmlinux, a.nm)
     frames = []          # (line index, sym, off, size, exact, printed location or None)
-    pc_seen = first_exact = False
-    for i, l in enumerate(lines):
-        if 'pc : ' in l:
-            pc_seen = True
-        if re.search(r'Call [Tt]race:', l):
-            first_exact, pc_seen = a.first_frame_pc and pc_seen, False
+    for i, m, exact in trace_frames(lines, syms, a.interrupted_pc, a.first_frame_pc):
+        if m.group(4):          # a module frame: not located yet
             continue
-        pcl = FAULT_PC.search(l)
-        if pcl:
-            m = FRAME.search(l, pcl.start() + pcl.group(0).index(pcl.group(1)))
-        else:
-            t = TRACE_LINE.match(l)
-            m = FRAME.match(l, t.end()) if t else None
-        for m in [m] if m else []:
-            if m.group(4):          # a module frame: not located yet
-                continue
-            exact = bool(pcl)
-            if not exact and first_exact:
-                exact, first_exact = True, False
-            loc = LOCATED.match(l, m.start())
-            frames.append((i, m.group(1), int(m.group(2), 16), int(m.group(3), 16), exact,
-                           '%s:%s' % (loc.group(5), loc.group(6)) if loc else None))
-            first_exact = False if not exact else first_exact
+        loc = LOCATED.match(lines[i], m.start())
+        frames.append((i, m.group(1), int(m.group(2), 16), int(m.group(3), 16), exact,
+                       '%s:%s' % (loc.group(5), loc.group(6)) if loc else None))
     addrs = []
     for f in frames:
         base = syms.address(f[1], f[2], f[3])
@@ -452,6 +546,9 @@ def main():
                     help='path prefix to drop from llvm-symbolizer paths')
     ap.add_argument('--first-frame-pc', action='store_true',
                     help='a trace from a register dump starts at the pc, as is')
+    ap.add_argument('--interrupted-pc', choices=('regs', 'trace'), default='regs',
+                    help='where an exception inside a backtrace prints the interrupted pc: '
+                    'in a register dump (x86), or as the frame after the entry code')
     ap.add_argument('--merge', nargs='+', help='variant results to merge')
     a = ap.parse_args()
     if a.merge:
@@ -504,11 +601,14 @@ def main():
     oracle = None
     if a.module:
         try:
-            oracle = Oracle(a.module, a.addr2line, a.nm)
+            oracle = Oracle(a.module, a.addr2line, a.nm, a.thumb)
         except (OSError, subprocess.CalledProcessError) as e:
             cell.check('module symbols', False, str(e))
+    syms = Symbols(a.vmlinux, a.nm) if a.vmlinux else None
     for name in planned_triggers(a.plan) if a.plan else []:
-        judge_trigger(cell, lines, name, oracle, a.warn_pc, a.thumb)
+        judge_trigger(cell, lines, name, oracle, a, syms)
+    if syms and a.plan and any(l.startswith('writesym ') for l in open(a.plan)):
+        judge_loc(cell, lines, a, syms)
     figures = {}
     if a.variant and lines:
         judge_common(cell, lines, a, figures)

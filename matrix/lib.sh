@@ -25,7 +25,7 @@ load_arch() {
 	ARCH_NAME=$1
 	ARCH_FRAGMENT=
 	for key in KARCH CROSS_COMPILE IMAGE QEMU QEMU_MACHINE QEMU_CPU CONSOLE \
-		   MEMORY TIMEOUT UNWINDER LLVM_TARGET WARN_PC THUMB FIRST_FRAME_PC; do
+		   MEMORY TIMEOUT UNWINDER LLVM_TARGET WARN_PC INTERRUPTED_PC THUMB FIRST_FRAME_PC; do
 		unset "$key"
 	done
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -42,7 +42,7 @@ load_arch() {
 		*) die "$f:$n: not KEY=value: $line" ;;
 		esac
 	done < "$f"
-	for key in KARCH IMAGE QEMU QEMU_MACHINE CONSOLE MEMORY TIMEOUT UNWINDER WARN_PC; do
+	for key in KARCH IMAGE QEMU QEMU_MACHINE CONSOLE MEMORY TIMEOUT UNWINDER WARN_PC INTERRUPTED_PC; do
 		[ -n "${!key:-}" ] || die "$f: $key is not set"
 	done
 	: "${CROSS_COMPILE:=}" "${QEMU_CPU:=}" "${LLVM_TARGET:=}" "${THUMB:=}" "${FIRST_FRAME_PC:=}"

@@ -38,7 +38,7 @@ if [ -f "$dest/.lineloc-stamp" ]; then
 	fi
 	# The tree may be where series/ was just exported from: then keep it.
 	tmp=$(mktemp -d)
-	git -C "$dest" format-patch -q --no-signature -o "$tmp" refs/tags/pristine..HEAD
+	git -C "$dest" format-patch -q --no-signature --notes -o "$tmp" refs/tags/pristine..HEAD
 	if [ "$(cd "$tmp" && cat -- *.patch 2>/dev/null | sha1sum)" = \
 	     "$(cat "${patches[@]}" /dev/null | sha1sum)" ]; then
 		rm -rf "$tmp"
@@ -79,6 +79,15 @@ if [ ${#patches[@]} -gt 0 ]; then
 		git am --abort || true
 		exit 1
 	}
+	# What stands below a patch's "---" as "Notes:" (checkpatch findings
+	# explained, for the reviewer) goes back into git notes, so that
+	# series-export writes it there again.
+	mapfile -t commits < <(git rev-list --reverse pristine..HEAD)
+	for i in "${!commits[@]}"; do
+		notes=$(sed -n '/^---$/,/^ [^ ].* | /p' "${patches[$i]}" |
+			sed -n '/^Notes:$/,$p' | sed -n 's/^    //p')
+		[ -z "$notes" ] || git notes add -f -m "$notes" "${commits[$i]}"
+	done
 fi
 printf '%s\n%s\n' "$stamp" "$(git rev-parse HEAD)" > .lineloc-stamp
 # keep the stamp out of git status

@@ -77,9 +77,9 @@ LIST
 	python3 "$top/matrix/judge.py" --arch "$ARCH_NAME" --variant "$v" \
 		--console "$R/console.log" --qemu-rc "$qrc" --timeout "$TIMEOUT" \
 		--plan "$plan" --module "$K/lltest.ko" --vmlinux "$K/vmlinux" \
-		--strip "$SRC/" --strip "$OBJ/" \
+		--strip "$SRC/" --strip "$(realpath "$SRC")/" --strip "$OBJ/" \
 		--addr2line "${CROSS_COMPILE}addr2line" --nm "${CROSS_COMPILE}nm" \
-		--warn-pc "$WARN_PC" ${THUMB:+--thumb} ${FIRST_FRAME_PC:+--first-frame-pc} \
+		--warn-pc "$WARN_PC" --interrupted-pc "$INTERRUPTED_PC" ${THUMB:+--thumb} ${FIRST_FRAME_PC:+--first-frame-pc} \
 		--seconds $(( $(date +%s) - tb )) --out "$R/result.json"
 	results+=("$R/result.json")
 done

@@ -12,7 +12,7 @@ git -C "$tree" rev-parse -q --verify pristine >/dev/null ||
 n=$(git -C "$tree" rev-list --count pristine..HEAD)
 rm -f "$top"/series/*.patch
 if [ "$n" -gt 0 ]; then
-	git -C "$tree" format-patch -q --no-signature --cover-letter \
+	git -C "$tree" format-patch -q --no-signature --notes --cover-letter \
 		-o "$top/series" pristine..HEAD
 	# The cover letter's subject and text live in series/cover-letter.txt
 	# (first line the subject), so that an export keeps them.

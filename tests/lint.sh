@@ -46,18 +46,19 @@ present=$(for p in series/*.patch; do
 	[ -f "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "${p##*/}"
 done | sort)
 if [ "$listed" = "$present" ]; then ok "series/series lists exactly the patches present"; else bad "series/series and series/*.patch differ"; fi
-cp=build/src/linux/scripts/checkpatch.pl
+tree=${BUILD:-build}/src/linux
+cp=$tree/scripts/checkpatch.pl
 for p in $listed; do
 	if grep -q '^Signed-off-by:' "series/$p"; then ok "$p signed off"; else bad "$p has no Signed-off-by"; fi
 done
 # The series applies with git am to the pristine tree, and gives the tree.
-if [ -d build/src/linux/.git ]; then
+if [ -d "$tree/.git" ]; then
 	wt=$(mktemp -d)
-	git -C build/src/linux worktree add -q --detach "$wt" pristine 2>/dev/null
+	git -C "$tree" worktree add -q --detach "$wt" pristine 2>/dev/null
 	mapfile -t pp < <(for p in $listed; do echo "$PWD/series/$p"; done)
 	if git -C "$wt" -c user.name=lint -c user.email=lint@invalid am -q "${pp[@]}" 2>/dev/null; then
 		ok "git am applies the ${#pp[@]} patches of series/ to the pristine tree"
-		if [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" = "$(git -C build/src/linux rev-parse 'HEAD^{tree}')" ]; then
+		if [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" = "$(git -C "$tree" rev-parse 'HEAD^{tree}')" ]; then
 			ok "the result is build/src/linux's HEAD, tree for tree"
 		else
 			bad "series/ applied differs from build/src/linux's HEAD (unexported work? make series-export)"
@@ -65,7 +66,7 @@ if [ -d build/src/linux/.git ]; then
 	else
 		bad "git am does not apply series/ to the pristine tree"
 	fi
-	git -C build/src/linux worktree remove --force "$wt"
+	git -C "$tree" worktree remove --force "$wt"
 	rm -rf "$wt"
 fi
 # checkpatch needs the tree (make prepare); series-check.py judges its findings

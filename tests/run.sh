@@ -2,8 +2,8 @@
 # The test command (make test): every suite in turn, each closing with a line
 # "<suite>: N passed, M failed"; then the totals.  A suite that ends without
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
-# host tool, the matrix (four cells), decode_stacktrace.sh on the matrix's
-# logs, planted faults.
+# host tool, the build-only configurations, the matrix (four cells),
+# decode_stacktrace.sh on the matrix's logs, planted faults.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -12,7 +12,7 @@ export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
-suites=(lint judge hosttool matrix decode faults)
+suites=(lint judge hosttool configs matrix decode faults)
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed"; exit 1; }
 [ -n "${SUITES:-}" ] && read -ra suites <<< "$SUITES"
@@ -22,6 +22,7 @@ for s in "${suites[@]}"; do
 	lint) cmd=(tests/lint.sh) ;;
 	judge) cmd=(tests/judge/run.sh) ;;
 	hosttool) cmd=(make --no-print-directory test-hosttool) ;;
+	configs) cmd=(tests/configs/run.sh) ;;
 	matrix) cmd=(make --no-print-directory matrix) ;;
 	decode) cmd=(tests/decode/run.sh) ;;
 	faults) cmd=(tests/faults/run.sh) ;;

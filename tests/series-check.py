@@ -4,7 +4,9 @@
    byte-identical to hosttool/ (one source: make sync-lineloc);
  - checkpatch's findings (given as FILE TYPE lines on stdin, from
    checkpatch --terse --show-types) are no ERROR, and each WARNING or
-   CHECK type is named in that patch's commit message, which explains it.
+   CHECK type is named in the patch's notes below its "---" line (git
+   notes, written by format-patch --notes), which explain it; the
+   changelog above "---" says nothing of checkpatch.
 Prints ok/FAIL lines; exit 1 on any FAIL."""
 import os
 import re
@@ -60,12 +62,18 @@ for line in sys.stdin:
     if m:
         findings.setdefault(os.path.basename(m.group(1)), set()).add((m.group(2), m.group(3)))
 for p in patches:
-    msg = open(os.path.join(series, p), errors='replace').read().split('\n---\n', 1)[0]
+    text = open(os.path.join(series, p), errors='replace').read()
+    msg, _, rest = text.partition('\n---\n')
+    # the notes for the reviewer: below "---", before the diffstat
+    notes = rest.split('\ndiff --git ', 1)[0]
+    notes = notes if notes.lstrip('\n').startswith('Notes:\n') else ''
+    say('checkpatch' not in msg.lower(),
+        '%s: no checkpatch notes in the changelog (they go below ---)' % p)
     for kind, typ in sorted(findings.get(p, ())):
         if kind == 'ERROR':
             say(False, '%s: checkpatch ERROR %s' % (p, typ))
         else:
-            say(typ in msg, '%s: checkpatch %s %s explained in the commit message' % (p, kind, typ))
+            say(typ in notes, '%s: checkpatch %s %s explained below ---' % (p, kind, typ))
     if p not in findings:
         say(True, '%s: checkpatch --strict clean' % p)
 sys.exit(1 if fail else 0)

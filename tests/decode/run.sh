@@ -58,6 +58,26 @@ PY
 		fail=$((fail + 1))
 		echo "FAIL $a: decode_stacktrace.sh decodes $ok/$total located frames: $bad"
 	fi
+	# ARM's CONFIG_BACKTRACE_VERBOSE form of the same frames nests the
+	# location: "[<addr>] (callee) from [<addr>] (caller+off/size (path:line))".
+	# It must decode to the same lines as the plain form.
+	if grep -q ' from ' "$in"; then
+		sed -E 's/^ *([^ ]+) from ([^ ]+) \(([^ ()]+)\)$/[<00000000>] (\1) from [<00000000>] (\2 (\3))/' \
+			"$in" > "$RESULTS/on/decode-verbose-in.txt"
+		CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
+			< "$RESULTS/on/decode-verbose-in.txt" > "$RESULTS/on/decode-verbose-out.txt" 2>/dev/null
+		plain=$(grep -oE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-out.txt" | sort | md5sum)
+		verbose=$(grep -oE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt" | sort | md5sum)
+		nv=$(grep -cE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt")
+		if [ "$nv" -gt 0 ] && [ "$plain" = "$verbose" ]; then
+			pass=$((pass + 1))
+			echo "ok   $a: the BACKTRACE_VERBOSE form decodes to the same $nv lines"
+		else
+			fail=$((fail + 1))
+			echo "FAIL $a: the BACKTRACE_VERBOSE form decodes $nv frames, not as the plain form"
+			head -3 "$RESULTS/on/decode-verbose-out.txt"
+		fi
+	fi
 done
 echo "decode: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -77,6 +77,15 @@ if [ -f "$on/console.log" ] && [ -f "$BUILD/x86_64/variant-on/vmlinux" ]; then
 	judge on "$out/loc/wrong.log" "$out/loc/wrong.json"
 	r=$(grep -m1 'locations agree' "$out/loc/wrong.json.log")
 	check "a located frame one line off is caught: '$r'" grep -q 'FAIL locations agree' <<< "$r"
+	# the probe trigger's interrupted pc printed as a return address
+	# would be: the function before, at its end
+	r=$(grep -m1 'probe: interrupted pc' "$out/loc/good.json.log")
+	check "the real log's interrupted pc is printed as is: '$r'" grep -q '^\[x86_64\] ok ' <<< "$r"
+	sed -E 's/(RIP: [0-9a-f]{4}:)lltest_(target|probed)\+0x0\/0x[0-9a-f]+/\1lltest_write+0x39\/0x39/' \
+		"$on/console.log" > "$out/loc/interrupted.log"
+	judge on "$out/loc/interrupted.log" "$out/loc/interrupted.json"
+	r=$(grep -m1 'probe: interrupted pc' "$out/loc/interrupted.json.log")
+	check "an interrupted pc printed as the function before is caught: '${r:0:90}'" grep -q 'FAIL' <<< "$r"
 	judge off "$on/console.log" "$out/loc/off.json"
 	r=$(grep -m1 'no locations with the option off' "$out/loc/off.json.log")
 	check "locations printed with the option off are caught: '${r:0:90}'" grep -q 'FAIL' <<< "$r"

@@ -124,6 +124,47 @@ static int do_write(char *arg)
 	return 0;
 }
 
+/*
+ * writesym FILE SYMBOL: write SYMBOL's address, from /proc/kallsyms, in
+ * hex to FILE (in this process: the write must return).
+ */
+static int do_writesym(char *arg)
+{
+	char *path = strtok(arg, " "), *sym = strtok(NULL, " ");
+	char line[600], name[512], type, val[32];
+	unsigned long long addr = 0;
+	FILE *f;
+	int fd, n;
+
+	if (!path || !sym)
+		return -1;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) == 3 &&
+		    !strcmp(name, sym))
+			break;
+		addr = 0;
+	}
+	fclose(f);
+	if (!addr) {
+		say("writesym: %s not in /proc/kallsyms", sym);
+		return -1;
+	}
+	n = snprintf(val, sizeof(val), "%llx", addr);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, val, n) != n) {
+		say("writesym %s %s: %s", path, sym, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	say("writesym %s %s: ok", path, sym);
+	return 0;
+}
+
 static int do_kallsyms(void)
 {
 	static char buf[8 << 20];
@@ -207,6 +248,8 @@ int main(void)
 			ret = do_rmmod(arg);
 		else if (!strcmp(cmd, "write") && arg)
 			ret = do_write(arg);
+		else if (!strcmp(cmd, "writesym") && arg)
+			ret = do_writesym(arg);
 		else if (!strcmp(cmd, "kallsyms"))
 			ret = do_kallsyms();
 		else if (!strcmp(cmd, "done"))

@@ -2,8 +2,16 @@
 #ifndef LLTEST_H
 #define LLTEST_H
 
-/* LLTEST_HANG never returns: tests/faults plants it to prove a hang is caught. */
-enum lltest_kind { LLTEST_WARN, LLTEST_OOPS, LLTEST_DUMP, LLTEST_HANG };
+/*
+ * LLTEST_PROBE takes a backtrace across an exception boundary: a kprobe's
+ * post handler calls dump_stack().  LLTEST_SAVED prints a saved stack
+ * (stack_trace_save(), stack_trace_print()).  LLTEST_HANG never returns:
+ * tests/faults plants it to prove a hang is caught.
+ */
+enum lltest_kind {
+	LLTEST_WARN, LLTEST_OOPS, LLTEST_DUMP, LLTEST_PROBE, LLTEST_SAVED,
+	LLTEST_HANG,
+};
 
 /*
  * The chain a trigger runs through: lltest_write (lltest_main.c) ->
@@ -17,5 +25,14 @@ enum lltest_kind { LLTEST_WARN, LLTEST_OOPS, LLTEST_DUMP, LLTEST_HANG };
 int lltest_chain_a(enum lltest_kind kind, const char *name);
 int lltest_chain_b(enum lltest_kind kind, const char *name);
 int lltest_fire(enum lltest_kind kind, const char *name);
+int lltest_target(enum lltest_kind kind);
+/*
+ * lltest_probed is one branch to lltest_target (lltest_main.c), nothing
+ * else: a kprobe on it is simulated (arm, arm64) or emulated (x86), so its
+ * post handler runs from the breakpoint exception with the pc at the first
+ * instruction of a function, where the pc and the pc - 1 name different
+ * functions.
+ */
+int lltest_probed(enum lltest_kind kind);
 
 #endif

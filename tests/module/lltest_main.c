@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lltest: triggers for the line-location matrix.  Writing to
- * /sys/kernel/debug/lltest/{warn,oops,dump,hang} runs a chain of calls across two
- * source files that ends in WARN_ON(), a NULL pointer dereference or
- * dump_stack().  Before it faults, each trigger prints where it will fault:
+ * /sys/kernel/debug/lltest/{warn,oops,dump,probe,saved,hang} runs a chain of
+ * calls across two source files that ends in WARN_ON(), a NULL pointer
+ * dereference, dump_stack(), a kprobe whose handler calls dump_stack(), or
+ * a saved stack trace.  Before it faults, each trigger prints where it
+ * will fault (for probe and saved: the call whose return address the
+ * backtrace shows):
  *
  *   lltest: <name> fires at <file>:<line>
  *
  * so that the console log carries its own expected answer.  After a trigger
  * that returns, it prints "lltest: <name> returned".
+ *
+ * Writing an address in hex to /sys/kernel/debug/lltest/loc prints it with
+ * its location, "lltest: loc <symbol> (<path:line>)", or without one.
  */
 #define pr_fmt(fmt) "lltest: " fmt
 
@@ -16,11 +22,84 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/printk.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include "lltest.h"
 
 static int *lltest_null;	/* stays NULL; the compiler cannot know */
+static int lltest_sink;
+
+lltest_noipa int lltest_target(enum lltest_kind kind)
+{
+	WRITE_ONCE(lltest_sink, READ_ONCE(lltest_sink) + kind);
+	return 2;
+}
+
+#if defined(CONFIG_X86)
+#define LLTEST_BRANCH	"jmp"
+#else
+#define LLTEST_BRANCH	"b"
+#endif
+#ifdef CONFIG_THUMB2_KERNEL
+#define LLTEST_THUMB	".syntax unified\n.thumb\n.thumb_func\n"
+#else
+#define LLTEST_THUMB
+#endif
+
+asm(".pushsection .text, \"ax\"\n"
+    ".globl lltest_probed\n"
+    ".type lltest_probed, %function\n"
+    ".balign 4\n"
+    LLTEST_THUMB
+    "lltest_probed:\n"
+    LLTEST_BRANCH " lltest_target\n"
+    ".size lltest_probed, . - lltest_probed\n"
+    ".popsection\n");
+
+static void lltest_post_handler(struct kprobe *p, struct pt_regs *regs,
+				unsigned long flags)
+{
+	dump_stack();
+}
+
+/*
+ * A probe on lltest_probed, whose post handler takes the backtrace.  Inlined
+ * (as is lltest_saved): the call announced is then made by lltest_fire.
+ */
+static __always_inline int lltest_probe(enum lltest_kind kind,
+					const char *name)
+{
+	static struct kprobe kp;
+	int ret;
+
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "lltest_probed";
+	kp.post_handler = lltest_post_handler;
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("%s: register_kprobe: %d\n", name, ret);
+		return ret;
+	}
+	pr_info("%s fires at %s:%d\n", name, __FILE__, __LINE__ + 1);
+	ret = lltest_probed(kind);
+	unregister_kprobe(&kp);
+	return ret;
+}
+
+/* A saved stack, printed as KASAN, lockdep and page_owner print theirs. */
+static __always_inline void lltest_saved(const char *name)
+{
+	unsigned long entries[32];
+	unsigned int n;
+
+	pr_info("%s fires at %s:%d\n", name, __FILE__, __LINE__ + 1);
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	stack_trace_print(entries, n, 1);
+}
 
 lltest_noipa int lltest_fire(enum lltest_kind kind, const char *name)
 {
@@ -37,6 +116,12 @@ lltest_noipa int lltest_fire(enum lltest_kind kind, const char *name)
 		pr_info("%s fires at %s:%d\n", name, __FILE__, __LINE__ + 1);
 		dump_stack();
 		break;
+	case LLTEST_PROBE:
+		WRITE_ONCE(lltest_sink, lltest_probe(kind, name));
+		break;
+	case LLTEST_SAVED:
+		lltest_saved(name);
+		break;
 	case LLTEST_HANG:
 		pr_info("%s hangs at %s:%d\n", name, __FILE__, __LINE__ + 1);
 		for (;;)
@@ -49,6 +134,8 @@ static const char *const lltest_names[] = {
 	[LLTEST_WARN] = "warn",
 	[LLTEST_OOPS] = "oops",
 	[LLTEST_DUMP] = "dump",
+	[LLTEST_PROBE] = "probe",
+	[LLTEST_SAVED] = "saved",
 	[LLTEST_HANG] = "hang",
 };
 
@@ -68,6 +155,23 @@ static const struct file_operations lltest_fops = {
 	.write = lltest_write,
 };
 
+static ssize_t lltest_loc_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	unsigned long addr;
+	int ret = kstrtoul_from_user(buf, count, 16, &addr);
+
+	if (ret)
+		return ret;
+	pr_info("loc %pSl\n", (void *)addr);
+	return count;
+}
+
+static const struct file_operations lltest_loc_fops = {
+	.owner = THIS_MODULE,
+	.write = lltest_loc_write,
+};
+
 static struct dentry *lltest_dir;
 
 static int __init lltest_init(void)
@@ -78,6 +182,7 @@ static int __init lltest_init(void)
 	for (k = 0; k < ARRAY_SIZE(lltest_names); k++)
 		debugfs_create_file(lltest_names[k], 0200, lltest_dir,
 				    (void *)k, &lltest_fops);
+	debugfs_create_file("loc", 0200, lltest_dir, NULL, &lltest_loc_fops);
 	return 0;
 }
 

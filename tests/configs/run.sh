@@ -1,0 +1,26 @@
+#!/bin/bash
+# Build-only configurations (arch-configs/build-only/*.config): the series
+# must build, warning-free, with CONFIG_KALLSYMS off and with debug
+# information off, on every arch of the matrix (ARCHES=, default all).
+# Each build has its own O= folder ($BUILD/<arch>-<config>), so ccache makes
+# a repeated run cheap.  Ends with "configs: N passed, M failed".
+set -uo pipefail
+# shellcheck source=matrix/lib.sh
+. "$(dirname "$0")/../../matrix/lib.sh"
+pass=0 fail=0
+for a in ${ARCHES:-$ALL_ARCHES}; do
+	for f in "$top"/arch-configs/build-only/*.config; do
+		c=$(basename "$f" .config)
+		t0=$(date +%s)
+		if out=$("$top/matrix/build-kernel.sh" "$a" "$c" 2>&1); then
+			pass=$((pass + 1))
+			echo "ok   $a $c: builds without warnings ($(( $(date +%s) - t0 )) s)"
+		else
+			fail=$((fail + 1))
+			echo "FAIL $a $c: $(grep -m1 'error:' <<< "$out" || tail -1 <<< "$out")"
+			sed 's/^/  | /' <<< "$out" | tail -12
+		fi
+	done
+done
+echo "configs: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
