@@ -96,6 +96,7 @@ class Oracle:
     def __init__(self, ko, addr2line, nm, thumb):
         self.ko, self.addr2line = ko, addr2line
         self.syms = {}
+        self.text = []          # (value, name) of the functions in .text
         out = subprocess.run([nm, '--defined-only', ko], capture_output=True,
                              text=True, check=True).stdout
         for line in out.splitlines():
@@ -104,6 +105,17 @@ class Oracle:
                 # a Thumb function's symbol carries bit 0; elsewhere (x86
                 # at -Os) a function may start at an odd address
                 self.syms[parts[2]] = int(parts[0], 16) & ~(1 if thumb else 0)
+        objdump = nm[:-2] + 'objdump' if nm.endswith('nm') else 'objdump'
+        out = subprocess.run([objdump, '-t', ko], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            m = re.match(r'^([0-9a-f]+) .{6}F \.text\s+[0-9a-f]+ (\S+)$', line)
+            if m:
+                self.text.append((int(m.group(1), 16) & ~(1 if thumb else 0), m.group(2)))
+
+    def function_at(self, addr):
+        """The .text function that holds offset @addr, or None."""
+        below = [x for x in self.text if x[0] <= addr]
+        return max(below)[1] if below else None
 
     @staticmethod
     def _first(out):
@@ -185,12 +197,11 @@ def judge_interrupted(cell, seg, syms, oracle, a):
         return
     sym = pcs[0].group(1)
     pc = oracle.syms[sym]
-    below = [(v, n) for n, v in oracle.syms.items() if v < pc]
-    before = max(below)[1] if below else '(nothing)'
+    before = oracle.function_at(pc - 1) if pc else None
     _, line_pc, _ = oracle.lookup(sym, 0, 0, False)
     line_before = oracle.lookup(before, pc - 1 - oracle.syms[before], 0, False)[1] \
-        if below else '??:0'
-    cell.check('probe: discriminating', before != sym,
+        if before else '??:0'
+    cell.check('probe: discriminating', oracle.function_at(pc) == sym and before != sym,
                'pc %s+0x0 (%s), pc - 1 in %s (%s)' % (sym, line_pc, before, line_before)
                if before != sym else 'not discriminating: pc - 1 is in %s too' % sym)
 

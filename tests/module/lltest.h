@@ -34,5 +34,7 @@ int lltest_target(enum lltest_kind kind);
  * functions.
  */
 int lltest_probed(enum lltest_kind kind);
+int lltest_probe_call(enum lltest_kind kind);
+unsigned int lltest_save(unsigned long *entries, unsigned int size);
 
 #endif
