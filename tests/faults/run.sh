@@ -64,7 +64,8 @@ if [ -f "$on/console.log" ] && [ -f "$BUILD/x86_64/variant-on/vmlinux" ]; then
 	judge() { # VARIANT LOG OUT
 		python3 "$top/matrix/judge.py" --arch x86_64 --variant "$1" --console "$2" \
 			--plan "$top/tests/plans/lltest.plan" --vmlinux "$BUILD/x86_64/variant-on/vmlinux" \
-			--strip "$BUILD/src/linux/" --strip "$BUILD/x86_64/" --nm nm --out "$3" > "$3.log" 2>&1
+			--strip "$BUILD/src/linux/" --strip "$(realpath "$BUILD/src/linux")/" \
+			--strip "$BUILD/x86_64/" --nm nm --out "$3" > "$3.log" 2>&1
 	}
 	mkdir -p "$out/loc"
 	# the control: the log as the kernel printed it passes
