@@ -65,9 +65,12 @@ LIST
 		-display none -monitor none -serial "file:$R/console.log" -net none
 		-no-reboot -kernel "$K/image" -initrd "$K/initramfs.cpio"
 		-append "console=$CONSOLE panic=-1 nokaslr loglevel=8 ${APPEND:-}")
-	echo "${cmd[*]}" > "$R/qemu.cmd"
+	# shell-quoted, so that the saved command replays exactly
+	printf '%q ' "${cmd[@]}" > "$R/qemu.cmd"
+	echo >> "$R/qemu.cmd"
+	command -v "$QEMU" >/dev/null || stage_fail boot "$QEMU not found (scripts/install-deps.sh installs it)"
 	log "$v: booting in $QEMU (timeout ${TIMEOUT}s)"
-	[ "${V:-0}" = 1 ] && echo "+ ${cmd[*]}" >&2
+	[ "${V:-0}" = 1 ] && echo "+ $(cat "$R/qemu.cmd")" >&2
 	tb=$(date +%s)
 	timeout -k 5 "$TIMEOUT" "${cmd[@]}" < /dev/null > "$R/qemu.out" 2>&1
 	qrc=$?
