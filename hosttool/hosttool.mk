@@ -48,7 +48,7 @@ bench-hosttool: hosttool/lineloc
 	tests/hosttool/bench.sh
 
 fuzz-hosttool: $(HT_FUZZ)
-	tests/hosttool/fuzz.sh $${FUZZ_SECONDS:-600}
+	tests/hosttool/fuzz.sh $${HT_FUZZ_SECONDS:-$${FUZZ_SECONDS:-600}}
 
 clean-hosttool:
 	rm -f hosttool/lineloc hosttool/lineloc-i686 $(HT_FUZZ)

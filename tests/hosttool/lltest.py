@@ -24,7 +24,9 @@ LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
 CACHE = os.path.expanduser(os.environ.get('LINELOC_CACHE', '~/.cache/lineloc'))
 QUICK = os.environ.get('HT_QUICK') == '1'
-FUZZ_SECONDS = int(os.environ.get('HT_FUZZ_SECONDS', '30'))
+FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
+MUTANT_SEED = 5     # the default; HT_MUTANT_SEED overrides
+KEEP = os.path.join(tempfile.gettempdir(), 'lineloc-bad-mutants')
 
 counts = {'pass': 0, 'fail': 0, 'skip': 0}
 ZLIB32 = None   # does lineloc-i686 have zlib?
@@ -47,9 +49,9 @@ def note(msg):
     print('  ' + msg, flush=True)
 
 
-def run(cmd, inp=None, cwd=None):
+def run(cmd, inp=None, cwd=None, env=None):
     p = subprocess.run(cmd, input=inp, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, cwd=cwd)
+                       stderr=subprocess.PIPE, cwd=cwd, env=env)
     return p.returncode, p.stdout.decode('utf-8', 'replace'), \
         p.stderr.decode('utf-8', 'replace')
 
@@ -244,23 +246,85 @@ VARIANTS = [
 ]
 
 
-def build(work, tc, cc, flags, opt):
-    d = os.path.join(work, '%s-%s' % (tc, '_'.join(flags).replace('=', '')
-                                      .replace(',', '').replace('-', '')))
-    os.makedirs(d, exist_ok=True)
+# Every object the suite compiles is built from a copy of src/ inside a
+# build root, with paths relative to that root, and the root mapped to
+# WORK_MAP: the DWARF strings, and so every byte of the objects (and of the
+# mutants made from them), are the same whatever the temporary folder and
+# wherever the repository is cloned.  check_reproducible() builds each
+# recipe again in another root and compares.
+WORK_MAP = '/lineloc-work'
+BUILDS = []     # (root, tc, cc, flags, opt, [files]) of every build()
+
+
+def build_dir(tc, flags):
+    return '%s-%s' % (tc, '_'.join(flags).replace('=', '').replace(',', '')
+                      .replace('-', ''))
+
+
+def build(root, tc, cc, flags, opt, record=True):
+    root = os.path.realpath(root)
+    os.makedirs(os.path.join(root, 'src'), exist_ok=True)
+    for n in sorted(os.listdir(SRC)):
+        dst = os.path.join(root, 'src', n)
+        if not os.path.exists(dst):
+            shutil.copyfile(os.path.join(SRC, n), dst)
+    d = build_dir(tc, flags)
+    os.makedirs(os.path.join(root, d), exist_ok=True)
+    # PWD: gcc takes the compilation directory from it when it names cwd
+    env = dict(os.environ, PWD=root)
+    cflags = [opt] + flags + ['-ffile-prefix-map=%s=%s' % (root, WORK_MAP)]
     objs = []
     for src in ('main.c', 'other.c'):
         o = os.path.join(d, src[:-2] + '.o')
-        rc, out, err = run([cc, opt] + flags + ['-c', os.path.join(SRC, src),
-                                                '-o', o])
+        rc, out, err = run([cc] + cflags + ['-c', 'src/' + src, '-o', o],
+                           cwd=root, env=env)
         if rc:
             return None, None, err
         objs.append(o)
     exe = os.path.join(d, 'prog')
-    rc, out, err = run([cc, opt] + flags + objs + ['-o', exe])
+    rc, out, err = run([cc] + cflags + objs + ['-o', exe], cwd=root, env=env)
     if rc:
-        rc, out, err = run([cc, opt, '-static'] + flags + objs + ['-o', exe])
-    return exe if rc == 0 else None, objs[1], err
+        rc, out, err = run([cc, '-static'] + cflags + objs + ['-o', exe],
+                           cwd=root, env=env)
+    if rc:
+        return None, os.path.join(root, objs[1]), err
+    if record:
+        BUILDS.append((root, tc, cc, flags, opt, objs + [exe]))
+    return os.path.join(root, exe), os.path.join(root, objs[1]), err
+
+
+def check_reproducible(work):
+    """Every object built so far, built again in another folder (other
+    name, other length): byte for byte the same, and neither folder nor
+    the clone's path appears in any of them."""
+    if not BUILDS:
+        return
+    print('== generated inputs are reproducible (%d builds)' % len(BUILDS),
+          flush=True)
+    other = tempfile.mkdtemp(prefix='lineloc-other-folder-with-a-longer-'
+                             'name-', dir=work)
+    differ, leaks, n = [], [], 0
+    needles = {os.path.realpath(TOP).encode(), os.path.realpath(work).encode(),
+               os.path.realpath(other).encode()}
+    for i, (root, tc, cc, flags, opt, files) in enumerate(BUILDS):
+        root2 = os.path.join(other, str(i))
+        build(root2, tc, cc, flags, opt, record=False)
+        for f in files:
+            a = open(os.path.join(root, f), 'rb').read()
+            p2 = os.path.join(root2, f)
+            b = open(p2, 'rb').read() if os.path.exists(p2) else None
+            n += 1
+            if a != b:
+                differ.append(os.path.join(os.path.basename(root), f))
+            for x in needles:
+                if x in a:
+                    leaks.append('%s in %s' % (x.decode(), f))
+    result(not differ and n > 0, 'same bytes built in two folders',
+           '%d files identical' % (n - len(differ)) if not differ else
+           '%d of %d differ, e.g. %s' % (len(differ), n, differ[:3]))
+    result(not leaks and n > 0, 'no build folder or clone path in the '
+           'objects', '; '.join(leaks[:3]))
+    shutil.rmtree(other, ignore_errors=True)
 
 
 def test_generated(work, rnd):
@@ -277,7 +341,8 @@ def test_generated(work, rnd):
                 continue
             want_ver = arch_ver.get(tc, ver)
             opt = '-O2'
-            exe, obj, err = build(work, tc, cc, flags, opt)
+            exe, obj, err = build(os.path.join(work, 'gen'), tc, cc, flags,
+                                  opt)
             name = '%s %s' % (tc, vname)
             if not exe:
                 result(False, name + ' build', err.strip()[:200])
@@ -646,11 +711,11 @@ def test_cli(work, rnd):
            'flushed', repr(got))
 
     # kernel-style path stripping: --strip and default
-    rc, out, err = run([LL, '--strip', SRC, '-e', exe, '%x' % a])
-    result(rc == 0 and not out.startswith('/') and out.strip().endswith(
-        tuple(':%d' % i for i in range(1000))) and
-        ('main.c' in out or 'helper.h' in out or 'other.c' in out),
-        '--strip PREFIX gives source-relative paths', out.strip())
+    rc, out, err = run([LL, '--strip', WORK_MAP + '/src', '-e', exe,
+                        '%x' % a])
+    result(rc == 0 and re.match(r'(main\.c|other\.c|helper\.h):[1-9]\d*$',
+                                out.strip()),
+           '--strip PREFIX gives source-relative paths', out.strip())
 
     # bad inputs: one line naming file, section and offset; no -o file
     data = open(obj, 'rb').read()
@@ -741,13 +806,25 @@ def test_cli(work, rnd):
         result(False, 'error after output began', 'no second unit to break')
 
 
-def test_mutants(work, rnd):
+def mutant_seed():
+    """HT_MUTANT_SEED: a number replays that run, 'random' picks one."""
+    v = os.environ.get('HT_MUTANT_SEED', str(MUTANT_SEED))
+    if v == 'random':
+        return random.SystemRandom().randrange(1 << 32)
+    return int(v, 0)
+
+
+def test_mutants(work, seed):
     """lineloc.c's own parsing (ELF, relocations, .debug_info, paths) under
     ASan and UBSan on corrupted objects: exit 0 or 1, one error line, no
-    sanitizer report.  (dwarf_line.c gets the libFuzzer target.)"""
+    sanitizer report.  (dwarf_line.c gets the libFuzzer target.)  The
+    objects are reproducible and the corruption comes from @seed, so a
+    run is replayed with HT_MUTANT_SEED=@seed."""
+    rnd = random.Random(seed)
     n = 60 if QUICK else 400
-    print('== %d corrupted objects through an ASan/UBSan lineloc' % (4 * n),
-          flush=True)
+    print('== %d corrupted objects through an ASan/UBSan lineloc, seed %d '
+          '(HT_MUTANT_SEED=%d replays, HT_MUTANT_SEED=random explores)' %
+          (4 * n, seed, seed), flush=True)
     asan = os.path.join(work, 'lineloc-asan')
     rc, out, err = run(['gcc', '-std=c11', '-g', '-O1', '-DHAVE_ZLIB',
                         '-D_FILE_OFFSET_BITS=64', '-fsanitize=address,undefined',
@@ -792,13 +869,15 @@ def test_mutants(work, rnd):
                     'runtime error' in e or \
                     (p.returncode == 1 and (len(lines) != 1 or
                                             not lines[0].startswith('lineloc: '))):
-                keep = os.path.join(work, 'bad-mutant-%d' % len(bad))
+                keep = os.path.join(KEEP, 'bad-mutant-%d-%d' % (seed, runs))
+                os.makedirs(KEEP, exist_ok=True)
                 shutil.copy(f, keep)
-                bad.append((p.returncode, e.strip()[:400]))
+                bad.append((p.returncode, e.strip()[:400],
+                            ' '.join(mode[:1] + [keep] + mode[2:])))
     result(not bad and runs > 0, 'corrupted objects: no crash, one error line',
-           '%d runs, %d bad' % (runs, len(bad)))
-    for rc, e in bad[:3]:
-        note('rc %d: %s' % (rc, e))
+           'seed %d, %d runs, %d bad' % (seed, runs, len(bad)))
+    for rc, e, cmd in bad[:3]:
+        note('rc %d: lineloc %s: %s' % (rc, cmd, e))
 
 
 # ---------------------------------------------------------------------------
@@ -1025,22 +1104,43 @@ def test_matrix(work, rnd):
 # 5. fuzzing
 
 def test_fuzz(work):
-    print('== fuzz dwarf_line.c for %ds' % FUZZ_SECONDS, flush=True)
+    """dwarf_line.c under libFuzzer with ASan and UBSan.  By default a
+    deterministic run (fixed run count and seed, the same inputs
+    everywhere); HT_FUZZ_SECONDS=N makes it a timed run instead."""
     if not shutil.which('clang-14'):
         skip('fuzz', 'no clang-14')
         return
-    p = subprocess.run([os.path.join(TOP, 'tests', 'hosttool', 'fuzz.sh'),
-                        str(FUZZ_SECONDS)], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT)
+    cmd = [os.path.join(TOP, 'tests', 'hosttool', 'fuzz.sh')]
+    env = dict(os.environ)
+    if FUZZ_SECONDS:
+        cmd.append(str(int(FUZZ_SECONDS)))
+        what = 'timed run of %ss' % FUZZ_SECONDS
+    else:
+        if QUICK:
+            env.setdefault('HT_FUZZ_RUNS', '300000')
+        env.setdefault('HT_FUZZ_RUNS', '2000000')
+        env.setdefault('HT_FUZZ_SEED', '1')
+        what = '%s runs, seed %s' % (env['HT_FUZZ_RUNS'], env['HT_FUZZ_SEED'])
+    print('== fuzz dwarf_line.c: %s' % what, flush=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       env=env)
     out = p.stdout.decode('utf-8', 'replace')
     m = re.search(r'stat::number_of_executed_units: (\d+)', out)
-    result(p.returncode == 0 and m, 'fuzz %ds, no crash' % FUZZ_SECONDS,
-           '%s runs' % (m.group(1) if m else '?') if p.returncode == 0
-           else out[-800:])
+    fin = re.search(r'DONE +(cov: \d+ ft: \d+ corp: \S+)', out)
+    result(p.returncode == 0 and m, 'fuzz (%s), no crash' % what,
+           '%s inputs%s' % (m.group(1) if m else '?',
+                            ', final ' + fin.group(1) if fin else '')
+           if p.returncode == 0 else out[-800:])
+
+
+def part_random(part):
+    """Each part draws from its own fixed stream (str seeds hash the same
+    on every Python), so a part run alone samples what it samples in a
+    full run."""
+    return random.Random('lineloc-' + part)
 
 
 def main():
-    rnd = random.Random(4)
     work = tempfile.mkdtemp(prefix='lineloc-test-')
     try:
         for f in (LL, LL32):
@@ -1052,17 +1152,18 @@ def main():
             test_synth(work)
         if 'cli' in only:
             test_freestanding(work)
-            test_cli(work, rnd)
+            test_cli(work, part_random('cli'))
         if 'mutants' in only:
-            test_mutants(work, random.Random(5))
+            test_mutants(work, mutant_seed())
         if 'generated' in only:
-            test_generated(work, rnd)
+            test_generated(work, part_random('generated'))
         if 'debian' in only:
-            test_debian(work, rnd)
+            test_debian(work, part_random('debian'))
         if 'matrix' in only:
-            test_matrix(work, rnd)
+            test_matrix(work, part_random('matrix'))
         if 'fuzz' in only:
             test_fuzz(work)
+        check_reproducible(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print('(%d skipped)' % counts['skip'])

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The host-tool test suite (make test-hosttool).  Arguments select parts:
-# cli generated debian matrix fuzz (default: all).  HT_QUICK=1 samples less;
-# HT_FUZZ_SECONDS sets the fuzz run (default 30).  Ends with
-# "hosttool: N passed, M failed".
+# synth cli mutants generated debian matrix fuzz (default: all).  HT_QUICK=1
+# samples less.  Every run gives the same answer: generated objects are
+# reproducible, the mutants come from HT_MUTANT_SEED (default 5; "random"
+# explores), the fuzz part makes HT_FUZZ_RUNS runs from HT_FUZZ_SEED unless
+# HT_FUZZ_SECONDS asks for a timed run.  Ends with "hosttool: N passed, M failed".
 cd "$(dirname "$0")/../.." || exit 1
 exec python3 tests/hosttool/lltest.py "$@"
