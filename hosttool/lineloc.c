@@ -46,6 +46,7 @@
 #define EM_AARCH64	183
 
 static const char *prog = "lineloc";
+static const char *in_path;	/* the input file, named by every error */
 
 /* ---- output and errors ------------------------------------------------ */
 
@@ -134,12 +135,16 @@ die(const char *file, const char *where, const char *fmt, ...)
 	exit(1);
 }
 
+/*
+ * Allocation failures are one error line like any other.  Sizes taken from
+ * the file are bounded by what the file can hold before they get here.
+ */
 static void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		die(NULL, NULL, "out of memory (%zu bytes)", n);
+		die(in_path, NULL, "out of memory (%zu bytes)", n);
 	return p;
 }
 
@@ -147,8 +152,26 @@ static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		die(NULL, NULL, "out of memory (%zu bytes)", n);
+		die(in_path, NULL, "out of memory (%zu bytes)", n);
 	return p;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		die(in_path, NULL, "out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+/* @n elements of @size for @what; on a 32-bit host n * size may not fit. */
+static void *xalloc_array(const char *what, uint64_t n, size_t size)
+{
+	if (n > SIZE_MAX / size)
+		die(in_path, NULL, "%s: %" PRIu64 " entries are too many for this host",
+		    what, n);
+	return xmalloc((size_t)n * size);
 }
 
 static char *xstrdup(const char *s)
@@ -172,7 +195,8 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	if (need <= *cap)
 		return p;
 	if (need > SIZE_MAX / 2 / size)
-		die(NULL, NULL, "out of memory");
+		die(in_path, NULL, "out of memory (%zu entries of %zu bytes)",
+		    need, size);
 	*cap = need < 16 ? 16 : need * 2;
 	return xrealloc(p, *cap * size);
 }
@@ -181,6 +205,8 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 
 struct section {
 	const char *name;
+	uint32_t name_off;	/* sh_name */
+	uint64_t hdr;		/* file offset of the section header */
 	uint32_t type;
 	uint64_t flags, addr, off, size, entsize;
 	uint32_t link, info;
@@ -296,11 +322,32 @@ static void read_at(struct elf *e, uint64_t off, void *buf, uint64_t len,
 	}
 }
 
+/*
+ * A section's bytes must lie inside the file, checked before anything is
+ * allocated for them: a corrupt sh_size must not become malloc's argument.
+ */
+static void check_in_file(const struct elf *e, uint32_t i, const char *what)
+{
+	const struct section *s = &e->sec[i];
+
+	if (s->off > e->file_size || s->size > e->file_size - s->off)
+		die(e->path, NULL, "%s (section header %u at 0x%" PRIx64
+		    "): sh_offset 0x%" PRIx64 " + sh_size 0x%" PRIx64
+		    " is past the end of the file (0x%" PRIx64 ")", what, i,
+		    s->hdr, s->off, s->size, e->file_size);
+	if (s->size >= SIZE_MAX)
+		die(e->path, NULL, "%s (section header %u at 0x%" PRIx64
+		    "): sh_size 0x%" PRIx64 " is too large for this host", what,
+		    i, s->hdr, s->size);
+}
+
 static void elf_open(struct elf *e, const char *path)
 {
 	uint8_t h[64], sh[64];
-	uint64_t shoff, shstr_size;
+	uint64_t shoff, shnum;
 	uint32_t shentsize, i, shstrndx;
+	const char *count_from = "e_shnum";
+	struct section *ns;
 	struct stat st;
 	char *names;
 
@@ -336,35 +383,44 @@ static void elf_open(struct elf *e, const char *path)
 	if (e->is64) {
 		shoff = e->r64(h + 40);
 		shentsize = e->r16(h + 58);
-		e->shnum = e->r16(h + 60);
+		shnum = e->r16(h + 60);
 		shstrndx = e->r16(h + 62);
 	} else {
 		shoff = e->r32(h + 32);
 		shentsize = e->r16(h + 46);
-		e->shnum = e->r16(h + 48);
+		shnum = e->r16(h + 48);
 		shstrndx = e->r16(h + 50);
 	}
 	if (!shoff)
 		die(path, NULL, "no section headers");
 	if (shentsize < (e->is64 ? 64u : 40u))
-		die(path, NULL, "bad section header size %u", shentsize);
+		die(path, NULL, "bad section header size %u (e_shentsize)",
+		    shentsize);
 	/* More than 0xff00 sections: the real counts live in section 0. */
-	read_at(e, shoff, sh, e->is64 ? 64 : 40, "section header 0");
-	if (!e->shnum)
-		e->shnum = (uint32_t)(e->is64 ? e->r64(sh + 32) : e->r32(sh + 20));
+	read_at(e, shoff, sh, e->is64 ? 64 : 40, "section header 0 (e_shoff)");
+	if (!shnum) {
+		shnum = e->is64 ? e->r64(sh + 32) : e->r32(sh + 20);
+		count_from = "sh_size of section header 0";
+	}
+	/* Bounded by the file before it sizes anything. */
+	if (shnum > (e->file_size - shoff) / shentsize || shnum > UINT32_MAX)
+		die(path, NULL, "%" PRIu64 " section headers (%s) of %u bytes at 0x%"
+		    PRIx64 " go past the end of the file (0x%" PRIx64 ")",
+		    shnum, count_from, shentsize, shoff, e->file_size);
+	e->shnum = (uint32_t)shnum;
 	if (shstrndx == SHN_XINDEX)
 		shstrndx = e->r32(sh + (e->is64 ? 40 : 24));
 	if (shstrndx >= e->shnum)
-		die(path, NULL, "bad section name table index %u", shstrndx);
-	if ((uint64_t)e->shnum * shentsize > e->file_size)
-		die(path, NULL, "section headers past the end of the file");
-	e->sec = xmalloc(e->shnum * sizeof(*e->sec));
+		die(path, NULL, "bad section name table index %u (e_shstrndx)",
+		    shstrndx);
+	e->sec = xalloc_array("section headers", e->shnum, sizeof(*e->sec));
 	for (i = 0; i < e->shnum; i++) {
 		struct section *s = &e->sec[i];
 
-		read_at(e, shoff + (uint64_t)i * shentsize, sh,
-			e->is64 ? 64 : 40, "section header");
-		s->name = (const char *)(uintptr_t)e->r32(sh);
+		s->hdr = shoff + (uint64_t)i * shentsize;
+		read_at(e, s->hdr, sh, e->is64 ? 64 : 40, "section header");
+		s->name = "?";
+		s->name_off = e->r32(sh);
 		s->type = e->r32(sh + 4);
 		if (e->is64) {
 			s->flags = e->r64(sh + 8);
@@ -385,16 +441,14 @@ static void elf_open(struct elf *e, const char *path)
 		}
 		s->data = NULL;
 	}
-	shstr_size = e->sec[shstrndx].size;
-	names = xmalloc(shstr_size + 1);
-	read_at(e, e->sec[shstrndx].off, names, shstr_size,
-		"section name table");
-	names[shstr_size] = 0;
-	for (i = 0; i < e->shnum; i++) {
-		uint64_t n = (uint64_t)(uintptr_t)e->sec[i].name;
-
-		e->sec[i].name = n < shstr_size ? names + n : "?";
-	}
+	ns = &e->sec[shstrndx];
+	check_in_file(e, shstrndx, "section name table");
+	names = xmalloc((size_t)ns->size + 1);
+	read_at(e, ns->off, names, ns->size, "section name table");
+	names[ns->size] = 0;
+	for (i = 0; i < e->shnum; i++)
+		if (e->sec[i].name_off < ns->size)
+			e->sec[i].name = names + e->sec[i].name_off;
 }
 
 static int elf_find(const struct elf *e, const char *name)
@@ -415,13 +469,7 @@ static uint8_t *elf_raw(struct elf *e, uint32_t i)
 
 	if (s->type == SHT_NOBITS)
 		return xmalloc(1);
-	/* Checked before allocating: a corrupt size must not become malloc's. */
-	if (s->off > e->file_size || s->size > e->file_size - s->off)
-		die(e->path, NULL, "section %s (0x%" PRIx64 " bytes at 0x%" PRIx64
-		    ") is past the end of the file (0x%" PRIx64 ")", s->name,
-		    s->size, s->off, e->file_size);
-	if (s->size >= SIZE_MAX)
-		die(e->path, NULL, "%s too large for this host", s->name);
+	check_in_file(e, i, s->name);
 	p = xmalloc((size_t)s->size + 1);
 	read_at(e, s->off, p, s->size, s->name);
 	return p;
@@ -441,8 +489,8 @@ static void decompress(struct elf *e, struct section *s)
 		    type);
 	/* Deflate expands at most 1032:1; a larger claim is corrupt. */
 	if (size / 1032 > s->data_size)
-		die(e->path, at(s->name, 0),
-		    "uncompressed size 0x%" PRIx64 " is impossible for 0x%" PRIx64
+		die(e->path, at(s->name, e->is64 ? 8 : 4),
+		    "ch_size 0x%" PRIx64 " is impossible for 0x%" PRIx64
 		    " compressed bytes", size, s->data_size - hdr);
 #ifdef HAVE_ZLIB
 	{
@@ -450,8 +498,9 @@ static void decompress(struct elf *e, struct section *s)
 		uint8_t *d;
 
 		if ((uint64_t)dlen != size || size > SIZE_MAX - 1)
-			die(e->path, at(s->name, 0),
-			    "compressed size too large for this host");
+			die(e->path, at(s->name, e->is64 ? 8 : 4),
+			    "ch_size 0x%" PRIx64 " is too large for this host",
+			    size);
 		d = xmalloc((size_t)size + 1);
 		if (uncompress(d, &dlen, s->data + hdr,
 			       (uLong)(s->data_size - hdr)) != Z_OK ||
@@ -1052,10 +1101,8 @@ static uint32_t intern(struct paths *ps, char *s)
 
 	if (ps->n * 2 >= ps->hcap) {
 		size_t j, ncap = ps->hcap ? ps->hcap * 2 : 1024;
-		uint32_t *nh = calloc(ncap, sizeof(*nh));
+		uint32_t *nh = xcalloc(ncap, sizeof(*nh));
 
-		if (!nh)
-			die(NULL, NULL, "out of memory");
 		for (j = 0; j < ps->n; j++) {
 			i = fnv(ps->str[j]) & (ncap - 1);
 			while (nh[i])
@@ -1185,9 +1232,7 @@ static uint32_t file_id(const char *dir, const char *name)
 		size_t j, ocap = fcache_cap;
 
 		fcache_cap = ocap ? ocap * 2 : 4096;
-		fcache = calloc(fcache_cap, sizeof(*fcache));
-		if (!fcache)
-			die(NULL, NULL, "out of memory");
+		fcache = xcalloc(fcache_cap, sizeof(*fcache));
 		for (j = 0; j < ocap; j++) {
 			if (!old[j].name)
 				continue;
@@ -1780,9 +1825,7 @@ static void do_stats(struct tables *t, struct collect *c)
 		if (!i || keys[i] != keys[i - 1])
 			distinct++;
 	free(keys);
-	seen = calloc(t->paths.n + 1, 1);
-	if (!seen)
-		die(NULL, NULL, "out of memory");
+	seen = xcalloc(t->paths.n + 1, 1);
 	for (i = 0; i < c->nrows; i++)
 		if (c->rows[i].file != NOFILE && !seen[c->rows[i].file]) {
 			seen[c->rows[i].file] = 1;
@@ -1905,6 +1948,7 @@ int main(int argc, char **argv)
 	if (mode == NONE || (jsec && mode != ADDR))
 		print_usage();
 
+	in_path = file;
 	out = stdout;
 	if (outpath) {
 		int fd;

@@ -613,7 +613,8 @@ def test_synth(work):
 # 2. command-line behaviour: -o, stdin, coprocess, errors
 
 def elf_sections(data):
-    """Minimal ELF section header parse (little-endian, 32/64)."""
+    """Minimal ELF section header parse (little-endian, 32/64): name ->
+    [sh_name, sh_type, sh_offset, sh_size, sh_link, sh_info, header offset]."""
     is64 = data[4] == 2
     if is64:
         shoff, = struct.unpack_from('<Q', data, 40)
@@ -630,7 +631,7 @@ def elf_sections(data):
         else:
             name, typ, flags, addr, off, size, link, info = \
                 struct.unpack_from('<IIIIIIII', data, o)
-        hdrs.append([name, typ, off, size, link, info])
+        hdrs.append([name, typ, off, size, link, info, o])
     stro = hdrs[shstrndx][2]
     res = {}
     for h in hdrs:
@@ -676,8 +677,10 @@ def test_cli(work, rnd):
     exe, obj, err = build(d, 'x86_64', 'gcc', ['-g'], '-O1')
     exe4, obj4, err4 = build(d + '4', 'x86_64', 'gcc',
                              ['-gdwarf-4', '-gno-as-loc-support'], '-O1')
-    if not exe or not exe4:
-        return result(False, 'cli build', err + err4)
+    exez, objz, errz = build(d + 'z', 'x86_64', 'gcc', ['-g', '-gz=zlib'],
+                             '-O1')
+    if not exe or not exe4 or not objz:
+        return result(False, 'cli build', err + err4 + errz)
 
     # -o writes exactly what stdout gets, atomically
     o = os.path.join(d, 'rows.txt')
@@ -732,6 +735,13 @@ def test_cli(work, rnd):
         return bytes(b[:trunc] if trunc else b)
 
     rela = sh['.rela.debug_line']
+    q = lambda v: struct.pack('<Q', v)
+    shsz = 32       # sh_size in an ELF64 section header
+    shstr = [h for h in sh.values() if h[1] == 3 and h[6] ==
+             struct.unpack_from('<Q', data, 40)[0] +
+             64 * struct.unpack_from('<H', data, 62)[0]][0]
+    dataz = open(objz, 'rb').read()
+    _, shz = elf_sections(dataz)
     cases = [
         ('empty file', b'', 'not an ELF file'),
         ('not ELF', b'hello world, this is not an ELF file at all.....'
@@ -756,6 +766,40 @@ def test_cli(work, rnd):
         ('unknown relocation type',
          patched(data, [(rela[2] + 8, struct.pack('<I', 0x7e))]),
          'unsupported relocation type 126'),
+        # sizes from the file, bounded before anything is allocated
+        ('.shstrtab size past the file',
+         patched(data, [(shstr[6] + shsz, q(0x7f000000000000e2))]),
+         'section name table (section header %d at 0x%x): sh_offset 0x%x + '
+         'sh_size 0x7f000000000000e2 is past the end of the file (0x%x)' %
+         ((shstr[6] - struct.unpack_from('<Q', data, 40)[0]) // 64,
+          shstr[6], shstr[2], len(data))),
+        ('.shstrtab size past 4 GiB',
+         patched(data, [(shstr[6] + shsz, q((1 << 32) | shstr[3]))]),
+         'sh_size 0x1%08x is past the end of the file' % shstr[3]),
+        ('.debug_line size past the file',
+         patched(data, [(sh['.debug_line'][6] + shsz, q(1 << 40))]),
+         '.debug_line (section header'),
+        ('.symtab size past the file',
+         patched(data, [(sh['.symtab'][6] + shsz, q(0x7f00000000000018))]),
+         '.symtab (section header'),
+        ('e_shnum past the file', patched(data, [(60, b'\x00\xff')]),
+         '65280 section headers (e_shnum) of 64 bytes at 0x'),
+        ('section count in section 0 past the file',
+         patched(data, [(60, b'\x00\x00'),
+                        (struct.unpack_from('<Q', data, 40)[0] + shsz,
+                         q(1 << 32))]),
+         '4294967296 section headers (sh_size of section header 0)'),
+        ('e_shoff past the file',
+         patched(data, [(40, q(0x7f00000000000000))]),
+         'section header 0 (e_shoff) at 0x7f00000000000000 (0x40 bytes) is '
+         'past the end of the file'),
+        ('compressed ch_size impossible',
+         patched(dataz, [(shz['.debug_line'][2] + 8,
+                          q(0x7f000000000000e3))]),
+         '.debug_line+0x8: ch_size 0x7f000000000000e3 is impossible for'),
+        ('relocation symbol index past .symtab',
+         patched(data, [(rela[2] + 12, struct.pack('<I', 0x7fffffff))]),
+         '.rela.debug_line+0x0: bad symbol index 2147483647'),
     ]
     for cname, blob, want in cases:
         f = os.path.join(d, 'bad-' + cname.replace(' ', '_'))
@@ -814,12 +858,99 @@ def mutant_seed():
     return int(v, 0)
 
 
+def elf_fields(data):
+    """(label, offset, width) of the sizes, offsets, counts and indexes
+    lineloc's ELF reader takes from @data (little-endian): the ELF header's,
+    those of section 0 and of every section lineloc reads, compression
+    headers, and the first relocations of each relocation section."""
+    is64 = data[4] == 2
+
+    def u(fmt, off):
+        return struct.unpack_from('<' + fmt, data, off)[0]
+
+    if is64:
+        shoff, shentsize, shnum, shstrndx = (u('Q', 40), u('H', 58),
+                                             u('H', 60), u('H', 62))
+        fields = [('e_shoff', 40, 8), ('e_shentsize', 58, 2),
+                  ('e_shnum', 60, 2), ('e_shstrndx', 62, 2)]
+        shf = [('sh_flags', 8, 8), ('sh_offset', 24, 8), ('sh_size', 32, 8),
+               ('sh_link', 40, 4), ('sh_info', 44, 4)]
+        chf, relent, relf = [('ch_type', 0, 4), ('ch_size', 8, 8)], 24, [
+            ('r_offset', 0, 8), ('r_info', 8, 8)]
+    else:
+        shoff, shentsize, shnum, shstrndx = (u('I', 32), u('H', 46),
+                                             u('H', 48), u('H', 50))
+        fields = [('e_shoff', 32, 4), ('e_shentsize', 46, 2),
+                  ('e_shnum', 48, 2), ('e_shstrndx', 50, 2)]
+        shf = [('sh_flags', 8, 4), ('sh_offset', 16, 4), ('sh_size', 20, 4),
+               ('sh_link', 24, 4), ('sh_info', 28, 4)]
+        chf, relent, relf = [('ch_type', 0, 4), ('ch_size', 4, 4)], 8, [
+            ('r_offset', 0, 4), ('r_info', 4, 4)]
+    hdr = [shoff + i * shentsize for i in range(shnum)]
+    so = shf[1][1]
+    strs = u('Q' if is64 else 'I', hdr[shstrndx] + so)
+    for i, h in enumerate(hdr):
+        nm = data[strs + u('I', h):data.index(b'\0', strs + u('I', h))]
+        nm = nm.decode() if i else 'section 0'
+        typ, off = u('I', h + 4), u('Q' if is64 else 'I', h + so)
+        flags = u('Q' if is64 else 'I', h + 8)
+        if not (i == 0 or i == shstrndx or nm.startswith(
+                ('.debug_', '.rel.debug_', '.rela.debug_')) or
+                nm in ('.symtab', '.text')):
+            continue
+        fields += [('%s %s' % (nm, f), h + o, w) for f, o, w in shf]
+        if flags & 0x800:
+            fields += [('%s %s' % (nm, f), off + o, w) for f, o, w in chf]
+        if typ in (4, 9):       # SHT_RELA, SHT_REL
+            ent = relent if typ == 4 else relent * 2 // 3
+            for k in range(2):
+                fields += [('%s[%d] %s' % (nm, k, f), off + k * ent + o, w)
+                           for f, o, w in relf]
+    return fields
+
+
+def field_mutants(data):
+    """Each field of elf_fields() in turn set to values that break naive
+    size arithmetic: 0 and the top of a 16-bit field; 2^31, 2^32 - 1 and
+    one past the file in a 32-bit one; the old value plus 2^32 (where a
+    32-bit size_t wraps), 0x7f000000000000e3 and one past the file in a
+    64-bit one; sh_flags with SHF_COMPRESSED flipped."""
+    for label, off, w in elf_fields(data):
+        old = int.from_bytes(data[off:off + w], 'little')
+        if label.endswith('sh_flags'):
+            vals = {old ^ 0x800}
+        elif w == 2:
+            vals = {0, 0xff00, 0xffff}
+        elif w == 4:
+            vals = {0x80000000, 0xffffffff, len(data) + 1}
+        else:
+            vals = {(1 << 32) | (old & 0xffffffff), 0x7f000000000000e3,
+                    len(data) + 1}
+        for v in sorted(vals):
+            v &= (1 << (8 * w)) - 1
+            if v != old:
+                b = bytearray(data)
+                b[off:off + w] = v.to_bytes(w, 'little')
+                yield '%s = 0x%x' % (label, v), bytes(b)
+
+
+def mutant_ok(f, p):
+    """Exit 0, or 1 with exactly one line naming @f; no sanitizer report."""
+    e = p.stderr.decode('utf-8', 'replace')
+    lines = e.splitlines()
+    return not (p.returncode not in (0, 1) or 'Sanitizer' in e or
+                'runtime error' in e or
+                (p.returncode == 1 and (len(lines) != 1 or not lines[0]
+                                        .startswith('lineloc: %s: ' % f))))
+
+
 def test_mutants(work, seed):
     """lineloc.c's own parsing (ELF, relocations, .debug_info, paths) under
     ASan and UBSan on corrupted objects: exit 0 or 1, one error line, no
     sanitizer report.  (dwarf_line.c gets the libFuzzer target.)  The
     objects are reproducible and the corruption comes from @seed, so a
-    run is replayed with HT_MUTANT_SEED=@seed."""
+    run is replayed with HT_MUTANT_SEED=@seed.  Then every size, offset,
+    count and index field the ELF reader reads, set to extreme values."""
     rnd = random.Random(seed)
     n = 60 if QUICK else 400
     print('== %d corrupted objects through an ASan/UBSan lineloc, seed %d '
@@ -834,6 +965,7 @@ def test_mutants(work, seed):
     if rc:
         return result(False, 'build ASan lineloc', err[-300:])
     bases = []
+    exes = []
     for tc, cc, flags in (('x86_64', 'gcc', ['-g']),
                           ('arm', 'arm-linux-gnueabi-gcc',
                            ['-gdwarf-2', '-gno-as-loc-support']),
@@ -845,6 +977,8 @@ def test_mutants(work, seed):
                                   '-O1')
             if obj:
                 bases.append(open(obj, 'rb').read())
+            if exe:
+                exes.append(open(exe, 'rb').read())
     env = dict(os.environ, ASAN_OPTIONS='detect_leaks=0:allocator_may_return_null=1')
     bad = []
     runs = 0
@@ -863,21 +997,65 @@ def test_mutants(work, seed):
             p = subprocess.run([asan] + mode, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, env=env)
             runs += 1
-            e = p.stderr.decode('utf-8', 'replace')
-            lines = e.splitlines()
-            if p.returncode not in (0, 1) or 'Sanitizer' in e or \
-                    'runtime error' in e or \
-                    (p.returncode == 1 and (len(lines) != 1 or
-                                            not lines[0].startswith('lineloc: '))):
+            if not mutant_ok(f, p):
                 keep = os.path.join(KEEP, 'bad-mutant-%d-%d' % (seed, runs))
                 os.makedirs(KEEP, exist_ok=True)
                 shutil.copy(f, keep)
-                bad.append((p.returncode, e.strip()[:400],
+                bad.append((p.returncode, p.stderr.decode('utf-8', 'replace')
+                            .strip()[:400],
                             ' '.join(mode[:1] + [keep] + mode[2:])))
     result(not bad and runs > 0, 'corrupted objects: no crash, one error line',
            'seed %d, %d runs, %d bad' % (seed, runs, len(bad)))
     for rc, e, cmd in bad[:3]:
         note('rc %d: lineloc %s: %s' % (rc, cmd, e))
+
+    # Field mutants: deterministic, no seed.  Each through the ASan build
+    # (--stats reads what -e reads) and through lineloc-i686, which must
+    # print the same bytes: sizes past 4 GiB are where a 32-bit host's
+    # size_t would wrap.
+    bad, diff32, runs, errs = [], [], 0, {}
+    f = os.path.join(work, 'field-mutant')
+    muts = [m for base in bases + exes for m in field_mutants(base)]
+    if QUICK:
+        muts = muts[::5]
+    print('== %d field mutants: sizes, offsets, counts, indexes of the ELF '
+          'reader set to extreme values' % len(muts), flush=True)
+    for label, blob in muts:
+        open(f, 'wb').write(blob)
+        mode = ['--stats', f] if runs % 2 else ['--rows', f]
+        runs += 1
+        p = subprocess.run([asan] + mode, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env)
+        if not mutant_ok(f, p):
+            keep = os.path.join(KEEP, 'bad-field-mutant-%d' % runs)
+            os.makedirs(KEEP, exist_ok=True)
+            shutil.copy(f, keep)
+            bad.append((label, p.returncode, p.stderr.decode(
+                'utf-8', 'replace').strip()[:400], mode[0] + ' ' + keep))
+        elif p.returncode:
+            k = re.sub(r'0x[0-9a-f]+|\d+', 'N', p.stderr.decode()
+                       .split(': ', 2)[-1].strip())
+            errs[k] = errs.get(k, 0) + 1
+        if os.path.exists(LL32):
+            b = subprocess.run([LL32] + mode, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+            if (p.returncode, p.stdout, p.stderr) != \
+                    (b.returncode, b.stdout, b.stderr) and \
+                    b'without zlib' not in b.stderr:
+                diff32.append((label, p.stderr.decode().strip()[:200],
+                               b.stderr.decode().strip()[:200]))
+    result(not bad and runs > 0, 'field mutants: no crash, one error line '
+           'naming the file', '%d runs, %d bad, %d kinds of error' %
+           (runs, len(bad), len(errs)))
+    for label, rc, e, cmd in bad[:5]:
+        note('%s: rc %d: lineloc %s: %s' % (label, rc, cmd, e))
+    if os.path.exists(LL32):
+        result(not diff32, 'field mutants: lineloc-i686 prints the same bytes',
+               '%d differ' % len(diff32))
+        for label, a, b in diff32[:5]:
+            note('%s: x86_64 %s | i686 %s' % (label, a, b))
+    for k, v in sorted(errs.items(), key=lambda x: -x[1])[:8]:
+        note('%4d x %s' % (v, k))
 
 
 # ---------------------------------------------------------------------------
