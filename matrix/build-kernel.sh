@@ -3,8 +3,10 @@
 # fragments) and build the kernel for ARCH in $BUILD/ARCH.  Fails, naming
 # them, when requested options did not survive olddefconfig.
 # With CONFIG, a build-only configuration (arch-configs/build-only/
-# CONFIG.config merged last) is built in $BUILD/ARCH-CONFIG, and any
-# compiler or linker warning fails it.
+# CONFIG.config merged last) is built in $BUILD/ARCH-build-only, and any
+# compiler or linker warning fails it.  The build-only configurations of
+# an arch share that folder: the next one recompiles only what its options
+# change (they all build without debug information, so not everything).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_arch "$1"
@@ -12,7 +14,7 @@ cfg_name=${2:-}
 if [ -n "$cfg_name" ]; then
 	cfg_file=${ARCH_DIR:-$top/arch-configs}/build-only/$cfg_name.config
 	[ -f "$cfg_file" ] || die "no build-only configuration $cfg_file"
-	OBJ=$BUILD/$ARCH_NAME-$cfg_name
+	OBJ=$BUILD/$ARCH_NAME-build-only
 fi
 
 export CCACHE_DEPEND=${CCACHE_DEPEND:-1}

@@ -2,8 +2,8 @@
 # Build-only configurations (arch-configs/build-only/*.config): the series
 # must build, warning-free, with CONFIG_KALLSYMS off and with debug
 # information off, on every arch of the matrix (ARCHES=, default all).
-# Each build has its own O= folder ($BUILD/<arch>-<config>), so ccache makes
-# a repeated run cheap.  Ends with "configs: N passed, M failed".
+# An arch's configurations share one O= folder ($BUILD/<arch>-build-only):
+# the second recompiles only what its options change.  Ends with "configs: N passed, M failed".
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/../../matrix/lib.sh"
