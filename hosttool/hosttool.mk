@@ -9,7 +9,8 @@ HT_I686_CC	?= i686-linux-gnu-gcc
 HT_FUZZ_CC	?= clang-14
 HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64
 HT_SRCS		:= hosttool/lineloc.c hosttool/dwarf_line.c
-HT_DEPS		:= $(HT_SRCS) hosttool/dwarf_line.h hosttool/hosttool.mk
+HT_DEPS		:= $(HT_SRCS) hosttool/dwarf_line.h hosttool/dwarf_cursor.h \
+		   hosttool/hosttool.mk
 HT_FUZZ		:= hosttool/fuzz/fuzz_dwarf_line
 
 # A static i686 zlib needs zlib1g-dev:i386; without it lineloc-i686 is
@@ -35,7 +36,7 @@ hosttool/lineloc-i686: $(HT_DEPS)
 		$(HT_I686_LIBS)
 
 $(HT_FUZZ): hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c \
-		hosttool/dwarf_line.h
+		hosttool/dwarf_line.h hosttool/dwarf_cursor.h
 	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -o $@ \

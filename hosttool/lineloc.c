@@ -14,6 +14,12 @@
  * 64-bit, so a 32-bit build reads a 590 MB vmlinux and prints the same bytes
  * as a 64-bit one.  The line programs are decoded by dwarf_line.c, the
  * allocation-free decoder shared with the kernel and the fuzz target.
+ *
+ * In an executable, rows are clipped to the address ranges of the unit
+ * that owns their line table (.debug_aranges, or the unit DIE's
+ * DW_AT_low_pc/high_pc/ranges), so that lineloc answers where addr2line and
+ * llvm-symbolizer do and nowhere else; --all-rows gives the line programs
+ * whole.  Relocatable objects are not clipped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +36,7 @@
 #endif
 
 #include "dwarf_line.h"
+#include "dwarf_cursor.h"
 
 #define ET_REL		1
 #define SHT_SYMTAB	2
@@ -698,314 +705,740 @@ static uint32_t lrel_shndx(const struct elf *e, uint64_t off)
 	return lo < e->nlrel && e->lrel[lo].off == off ? e->lrel[lo].shndx : 0;
 }
 
-/* ---- compilation directories from .debug_info ------------------------- */
+/* ---- compilation units: .debug_info, .debug_aranges, address ranges ---- */
 
 /*
- * Line tables before DWARF 5 do not name the compilation directory that
- * directory index 0 stands for; it is DW_AT_comp_dir of the unit whose
- * DW_AT_stmt_list points at the table.  Only each unit's first DIE is
- * read: for an executable a few hundred bytes per unit through pread(),
- * never the whole (164 MB in Debian's vmlinux) section.
+ * Each line table belongs to the unit whose DW_AT_stmt_list points at it.
+ * That unit's first DIE gives DW_AT_comp_dir, which DWARF 2-4 tables need
+ * for directory index 0, and the addresses the unit covers:
+ * DW_AT_low_pc/DW_AT_high_pc, or DW_AT_ranges into .debug_ranges (DWARF
+ * 2-4) or .debug_rnglists (DWARF 5; DW_FORM_rnglistx through
+ * DW_AT_rnglists_base, addresses by index through .debug_addr and
+ * DW_AT_addr_base).  A unit that .debug_aranges lists takes its ranges from
+ * there instead, as llvm-symbolizer does.
+ *
+ * Only each unit's first DIE is read: for an executable a few KiB per unit
+ * through pread(), never the whole (164 MB in Debian's vmlinux) section.
+ * Values are read with the checked readers of dwarf_cursor.h.  Nothing here
+ * is an error: a unit that cannot be read is "unreadable" and its line
+ * table is kept whole (lineloc reports only .debug_line errors).
  */
-struct comp_dir {
-	uint64_t stmt_list;
-	char *dir;
+
+#define DW_AT_stmt_list		0x10
+#define DW_AT_low_pc		0x11
+#define DW_AT_high_pc		0x12
+#define DW_AT_comp_dir		0x1b
+#define DW_AT_ranges		0x55
+#define DW_AT_addr_base		0x73
+#define DW_AT_rnglists_base	0x74
+
+#define DW_RLE_end_of_list	0x00
+#define DW_RLE_base_addressx	0x01
+#define DW_RLE_startx_endx	0x02
+#define DW_RLE_startx_length	0x03
+#define DW_RLE_offset_pair	0x04
+#define DW_RLE_base_address	0x05
+#define DW_RLE_start_end	0x06
+#define DW_RLE_start_length	0x07
+
+#define NO_OFFSET UINT64_MAX
+#define UNIT_CHUNK 4096		/* first read of a unit; then up to 1 MiB */
+#define UNIT_CHUNK_MAX 0x100000
+
+/* Where a unit's address ranges come from. */
+enum cu_how { CU_NONE, CU_ARANGES, CU_DIE, CU_UNREADABLE };
+
+struct cu {
+	uint64_t offset, next;	/* .debug_info offsets of it and the next */
+	uint64_t stmt_list;	/* NO_OFFSET: none */
+	char *comp_dir;
+	uint8_t version, asz, osz;
+	uint8_t has_low, low_index, has_high, high_kind, has_ranges;
+	uint8_t ranges_index, listed;
+	uint64_t low, high, ranges;
+	uint64_t addr_base, rnglists_base;	/* NO_OFFSET: absent */
+	enum cu_how how;
 };
 
-struct info_cur {
-	const uint8_t *p, *end;
-	int bad;
+/* An address range [lo, hi) of unit @cu (an index into struct cus). */
+struct cu_range {
+	uint64_t lo, hi;
+	size_t cu;
 };
 
-static uint64_t ic_un(struct elf *e, struct info_cur *c, unsigned int n)
-{
-	uint64_t v;
+struct cus {
+	struct cu *cu;
+	size_t n, cap;
+	int complete;		/* every unit read as far as DW_AT_stmt_list */
+	int lists_loaded;	/* .debug_addr, .debug_ranges, .debug_rnglists */
+	struct cu_range *r;
+	size_t nr, rcap;
+	struct dwarf_line_ctx ctx;	/* byte order; errors land here */
+	struct section *abbrev, *str, *lstr, *addr, *rnglists, *ranges;
+};
 
-	if ((size_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		c->p = c->end;
-		return 0;
-	}
-	v = n == 1 ? c->p[0] : n == 2 ? e->r16(c->p) : n == 4 ? e->r32(c->p) :
-	    e->r64(c->p);
-	c->p += n;
-	return v;
+/* The value of one attribute, by form class. */
+enum val_kind { V_SKIP, V_NUM, V_ADDR, V_INDEX, V_STR };
+
+struct val {
+	enum val_kind kind;
+	uint64_t num;
+	const char *str;
+};
+
+static void sec_cursor(struct cursor *c, const struct section *s, uint64_t pos)
+{
+	c->buf = s->data;
+	c->pos = pos;
+	c->end = s->data_size;
 }
 
-static uint64_t ic_uleb(struct info_cur *c)
+/* A string at @off of @s, or NULL (never an error). */
+static const char *str_or_null(struct cus *cs, const struct section *s,
+			       uint64_t off)
 {
-	uint64_t v = 0;
-	unsigned int shift = 0;
-	uint8_t b;
+	const char *p = NULL;
 
-	do {
-		if (c->p >= c->end) {
-			c->bad = 1;
-			return 0;
-		}
-		b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	return v;
-}
-
-static void ic_skip(struct info_cur *c, uint64_t n)
-{
-	if ((uint64_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		c->p = c->end;
-	} else {
-		c->p += n;
-	}
-}
-
-static const char *ic_cstr(struct info_cur *c)
-{
-	const uint8_t *s = c->p;
-
-	while (c->p < c->end && *c->p)
-		c->p++;
-	if (c->p >= c->end) {
-		c->bad = 1;
+	if (!s || str_at(&cs->ctx, 0, s->data, s->data_size, off, &p))
 		return NULL;
-	}
-	c->p++;
-	return (const char *)s;
+	return p;
 }
 
-static const char *sec_str(struct section *s, uint64_t off)
+/* Read one attribute value of @form at @c; <0 for a form with no known size. */
+static int die_value(struct cus *cs, struct cursor *c, const struct cu *cu,
+		     uint64_t form, uint64_t implicit, struct val *v)
 {
-	if (!s || off >= s->data_size || !memchr(s->data + off, 0,
-						 (size_t)(s->data_size - off)))
-		return NULL;
-	return (const char *)s->data + off;
-}
+	struct dwarf_line_ctx *ctx = &cs->ctx;
+	uint64_t n;
+	int err;
 
-/* What sizes the forms of a unit DIE depend on. */
-struct attr_info {
-	unsigned int ver, asz, osz;
-	struct section *str, *lstr;
-};
-
-/*
- * Read (or skip) one attribute value of @form: numbers to *v, strings to
- * *s.  Return -1 for a form without a known size (skipping is impossible).
- */
-static int read_attr(struct elf *e, struct info_cur *c, uint64_t form,
-		     const struct attr_info *ai, uint64_t *v, const char **s)
-{
+	v->kind = V_NUM;
+	v->num = 0;
+	v->str = NULL;
 	for (;;) {
 		switch (form) {
-		case 0x01:				/* addr */
-			ic_skip(c, ai->asz);
+		case DW_FORM_addr:
+			v->kind = V_ADDR;
+			return read_un(ctx, c, cu->asz, &v->num);
+		case DW_FORM_addrx: case DW_FORM_GNU_addr_index:
+			v->kind = V_INDEX;
+			return read_uleb(ctx, c, &v->num);
+		case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3:
+		case DW_FORM_addrx4:
+			v->kind = V_INDEX;
+			return read_un(ctx, c, (unsigned int)(form - DW_FORM_addrx1 + 1),
+				       &v->num);
+		case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+			return read_un(ctx, c, 1, &v->num);
+		case DW_FORM_data2: case DW_FORM_ref2:
+			return read_un(ctx, c, 2, &v->num);
+		case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+			return read_un(ctx, c, 4, &v->num);
+		case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8:
+		case DW_FORM_ref_sup8:
+			return read_un(ctx, c, 8, &v->num);
+		case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3:
+		case DW_FORM_strx4:	/* strings by index: not resolved */
+			v->kind = V_SKIP;
+			return read_un(ctx, c, (unsigned int)(form - DW_FORM_strx1 + 1),
+				       &v->num);
+		case DW_FORM_sdata:
+			return read_sleb(ctx, c, &v->num);
+		case DW_FORM_udata: case DW_FORM_ref_udata:
+			return read_uleb(ctx, c, &v->num);
+		case DW_FORM_strx: case DW_FORM_GNU_str_index:
+		case DW_FORM_loclistx:
+			v->kind = V_SKIP;
+			return read_uleb(ctx, c, &v->num);
+		case DW_FORM_rnglistx:
+			v->kind = V_INDEX;
+			return read_uleb(ctx, c, &v->num);
+		case DW_FORM_sec_offset:
+			return read_un(ctx, c, cu->osz, &v->num);
+		case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt:
+		case DW_FORM_GNU_strp_alt:
+			v->kind = V_SKIP;
+			return read_un(ctx, c, cu->osz, &v->num);
+		case DW_FORM_strp: case DW_FORM_line_strp:
+			err = read_un(ctx, c, cu->osz, &n);
+			if (err)
+				return err;
+			v->kind = V_STR;
+			v->str = str_or_null(cs, form == DW_FORM_strp ? cs->str :
+					     cs->lstr, n);
 			return 0;
-		case 0x0b: case 0x11: case 0x0c: case 0x25: case 0x29:
-			*v = ic_un(e, c, 1);		/* data1 ref1 flag x1 */
+		case DW_FORM_string:
+			v->kind = V_STR;
+			return read_cstr(ctx, c, &v->str);
+		case DW_FORM_ref_addr:
+			v->kind = V_SKIP;
+			return skip(ctx, c, cu->version == 2 ? cu->asz : cu->osz);
+		case DW_FORM_data16:
+			v->kind = V_SKIP;
+			return skip(ctx, c, 16);
+		case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
+			v->kind = V_SKIP;
+			err = read_un(ctx, c, form == DW_FORM_block1 ? 1 :
+				      form == DW_FORM_block2 ? 2 : 4, &n);
+			return err ? err : skip(ctx, c, n);
+		case DW_FORM_block: case DW_FORM_exprloc:
+			v->kind = V_SKIP;
+			err = read_uleb(ctx, c, &n);
+			return err ? err : skip(ctx, c, n);
+		case DW_FORM_flag_present:
+			v->num = 1;
 			return 0;
-		case 0x05: case 0x12: case 0x26: case 0x2a:
-			*v = ic_un(e, c, 2);
+		case DW_FORM_implicit_const:
+			v->num = implicit;
 			return 0;
-		case 0x27: case 0x2b:			/* strx3 addrx3 */
-			ic_skip(c, 3);
-			return 0;
-		case 0x06: case 0x13: case 0x28: case 0x2c: case 0x1c:
-			*v = ic_un(e, c, 4);
-			return 0;
-		case 0x07: case 0x14: case 0x20: case 0x24:
-			*v = ic_un(e, c, 8);
-			return 0;
-		case 0x1e:				/* data16 */
-			ic_skip(c, 16);
-			return 0;
-		case 0x0e:				/* strp */
-			*s = sec_str(ai->str, ic_un(e, c, ai->osz));
-			return 0;
-		case 0x1f:				/* line_strp */
-			*s = sec_str(ai->lstr, ic_un(e, c, ai->osz));
-			return 0;
-		case 0x17: case 0x1d:			/* sec_offset strp_sup */
-			*v = ic_un(e, c, ai->osz);
-			return 0;
-		case 0x10:				/* ref_addr */
-			ic_skip(c, ai->ver == 2 ? ai->asz : ai->osz);
-			return 0;
-		case 0x0d: case 0x0f: case 0x15: case 0x1a: case 0x1b:
-		case 0x22: case 0x23:			/* LEB128 forms */
-			*v = ic_uleb(c);
-			return 0;
-		case 0x08:				/* string */
-			*s = ic_cstr(c);
-			return 0;
-		case 0x0a:				/* block1 */
-			ic_skip(c, ic_un(e, c, 1));
-			return 0;
-		case 0x03:				/* block2 */
-			ic_skip(c, ic_un(e, c, 2));
-			return 0;
-		case 0x04:				/* block4 */
-			ic_skip(c, ic_un(e, c, 4));
-			return 0;
-		case 0x09: case 0x18:			/* block exprloc */
-			ic_skip(c, ic_uleb(c));
-			return 0;
-		case 0x19:				/* flag_present */
-			return 0;
-		case 0x16:				/* indirect */
-			form = ic_uleb(c);
-			if (c->bad || form == 0x16 || form == 0x21)
-				return -1;
+		case DW_FORM_indirect:
+			err = read_uleb(ctx, c, &form);
+			if (err)
+				return err;
+			if (form == DW_FORM_indirect ||
+			    form == DW_FORM_implicit_const)
+				return -DWL_E_FORM;
 			continue;
+		default:
+			return -DWL_E_FORM;
+		}
+	}
+}
+
+/* Find abbreviation @code in the table at @off; leave @a at its attributes. */
+static int find_abbrev(struct cus *cs, uint64_t off, uint64_t code,
+		       struct cursor *a)
+{
+	struct dwarf_line_ctx *ctx = &cs->ctx;
+	uint64_t ac, v, name, form;
+	int err;
+
+	if (!cs->abbrev)
+		return -1;
+	sec_cursor(a, cs->abbrev, off);
+	for (;;) {
+		err = read_uleb(ctx, a, &ac);
+		if (err || !ac)
+			return -1;
+		err = read_uleb(ctx, a, &v);		/* tag */
+		if (!err)
+			err = skip(ctx, a, 1);		/* children */
+		if (err)
+			return -1;
+		if (ac == code)
+			return 0;
+		do {
+			err = read_uleb(ctx, a, &name);
+			if (!err)
+				err = read_uleb(ctx, a, &form);
+			if (!err && form == DW_FORM_implicit_const)
+				err = read_sleb(ctx, a, &v);
+			if (err)
+				return -1;
+		} while (name || form);
+	}
+}
+
+/*
+ * The header and first DIE of the unit whose first @n bytes are at @buf
+ * (@total: the unit's size).  Return 0, -1 if it cannot be read, or 1 if
+ * it was cut short by @n < @total (read more and try again).
+ */
+static int read_unit_die(struct cus *cs, struct cu *cu, const uint8_t *buf,
+			 uint64_t n, uint64_t total)
+{
+	struct dwarf_line_ctx *ctx = &cs->ctx;
+	struct cursor c = { buf, 0, n < total ? n : total }, a;
+	uint64_t v, abbr_off, code, name, form, implicit;
+	uint8_t ut = 1;
+	struct val val;
+	int err;
+
+	err = read_un(ctx, &c, 4, &v);
+	if (!err && v == 0xffffffff)
+		err = read_un(ctx, &c, 8, &v);
+	if (!err)
+		err = read_un(ctx, &c, 2, &v);
+	if (err)
+		goto fail;
+	if (v < 2 || v > 5)
+		return -1;
+	cu->version = (uint8_t)v;
+	if (cu->version >= 5) {
+		err = read_u8(ctx, &c, &ut);
+		if (!err)
+			err = read_u8(ctx, &c, &cu->asz);
+		if (!err)
+			err = read_un(ctx, &c, cu->osz, &abbr_off);
+		if (!err && (ut == 4 || ut == 5))	/* skeleton, split */
+			err = skip(ctx, &c, 8);
+		else if (!err && (ut == 2 || ut == 6))	/* type units */
+			err = skip(ctx, &c, 8 + cu->osz);
+	} else {
+		err = read_un(ctx, &c, cu->osz, &abbr_off);
+		if (!err)
+			err = read_u8(ctx, &c, &cu->asz);
+	}
+	if (!err)
+		err = read_uleb(ctx, &c, &code);
+	if (err)
+		goto fail;
+	if (!code || cu->asz < 1 || cu->asz > 8 ||
+	    find_abbrev(cs, abbr_off, code, &a))
+		return -1;
+	for (;;) {
+		implicit = 0;
+		if (read_uleb(ctx, &a, &name) || read_uleb(ctx, &a, &form) ||
+		    (form == DW_FORM_implicit_const &&
+		     read_sleb(ctx, &a, &implicit)))
+			return -1;
+		if (!name && !form)
+			return 0;
+		err = die_value(cs, &c, cu, form, implicit, &val);
+		if (err)
+			goto fail;
+		switch (name) {
+		case DW_AT_stmt_list:
+			if (val.kind == V_NUM)
+				cu->stmt_list = val.num;
+			break;
+		case DW_AT_comp_dir:
+			if (val.str && !cu->comp_dir)
+				cu->comp_dir = xstrdup(val.str);
+			break;
+		case DW_AT_low_pc:
+			cu->has_low = val.kind == V_ADDR || val.kind == V_INDEX;
+			cu->low_index = val.kind == V_INDEX;
+			cu->low = val.num;
+			break;
+		case DW_AT_high_pc:
+			cu->has_high = val.kind == V_ADDR || val.kind == V_INDEX ||
+				       val.kind == V_NUM;
+			cu->high_kind = (uint8_t)val.kind;
+			cu->high = val.num;
+			break;
+		case DW_AT_ranges:
+			cu->has_ranges = val.kind == V_NUM || val.kind == V_INDEX;
+			cu->ranges_index = val.kind == V_INDEX;
+			cu->ranges = val.num;
+			break;
+		case DW_AT_addr_base:
+			if (val.kind == V_NUM)
+				cu->addr_base = val.num;
+			break;
+		case DW_AT_rnglists_base:
+			if (val.kind == V_NUM)
+				cu->rnglists_base = val.num;
+			break;
+		}
+	}
+fail:
+	return err == -DWL_E_TRUNCATED && n < total ? 1 : -1;
+}
+
+static int cmp_cu_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	if (x->cu != y->cu)
+		return x->cu < y->cu ? -1 : 1;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+static void add_cu_range(struct cus *cs, size_t cu, uint64_t lo, uint64_t hi)
+{
+	if (lo >= hi)
+		return;
+	cs->r = grow(cs->r, &cs->rcap, cs->nr + 1, sizeof(*cs->r));
+	cs->r[cs->nr].lo = lo;
+	cs->r[cs->nr].hi = hi;
+	cs->r[cs->nr++].cu = cu;
+}
+
+/* The unit that contains .debug_info offset @off, or -1. */
+static long cu_at(const struct cus *cs, uint64_t off)
+{
+	size_t lo = 0, hi = cs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->cu[mid].next <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cs->n && cs->cu[lo].offset <= off ? (long)lo : -1;
+}
+
+/*
+ * .debug_aranges: sets of (address, length) per unit.  Like llvm-symbolizer,
+ * stop at the first set that cannot be read; the sets before it stand.
+ */
+static void read_aranges(struct elf *e, struct cus *cs)
+{
+	struct section *s = elf_load(e, ".debug_aranges", 0, 0);
+	struct dwarf_line_ctx *ctx = &cs->ctx;
+	uint64_t off = 0, len, v, cu_off, a, l, hdr;
+	uint8_t asz, seg;
+	struct cursor c;
+	long cu;
+
+	while (s && off < s->data_size) {
+		unsigned int osz = 4;
+
+		sec_cursor(&c, s, off);
+		if (read_un(ctx, &c, 4, &len))
+			return;
+		if (len == 0xffffffff) {
+			osz = 8;
+			if (read_un(ctx, &c, 8, &len))
+				return;
+		} else if (len >= 0xfffffff0) {
+			return;
+		}
+		if (len > left(&c))
+			return;
+		c.end = c.pos + len;
+		if (read_un(ctx, &c, 2, &v) || v < 2 || v > 3 ||
+		    read_un(ctx, &c, osz, &cu_off) || read_u8(ctx, &c, &asz) ||
+		    read_u8(ctx, &c, &seg) || asz < 1 || asz > 8 || seg)
+			return;
+		/* The first tuple is aligned to twice the address size. */
+		hdr = c.pos - off;
+		hdr = (hdr + 2u * asz - 1) / (2u * asz) * (2u * asz);
+		if (hdr > c.end - off)
+			return;
+		c.pos = off + hdr;
+		cu = cu_at(cs, cu_off);
+		if (cu >= 0 && cs->cu[cu].offset == cu_off)
+			cs->cu[cu].listed = 1;
+		while (left(&c) >= 2u * asz) {
+			read_un(ctx, &c, asz, &a);
+			read_un(ctx, &c, asz, &l);
+			if (!a && !l)
+				break;
+			if (cu >= 0 && a + l > a)
+				add_cu_range(cs, (size_t)cu, a, a + l);
+		}
+		off = c.end;
+	}
+}
+
+/* Entry @index of .debug_addr for @cu. */
+static int addr_index(struct cus *cs, const struct cu *cu, uint64_t index,
+		      uint64_t *a)
+{
+	struct cursor c;
+
+	if (!cs->addr || cu->addr_base == NO_OFFSET ||
+	    cu->addr_base > cs->addr->data_size ||
+	    index >= (cs->addr->data_size - cu->addr_base) / cu->asz)
+		return -1;
+	sec_cursor(&c, cs->addr, cu->addr_base + index * cu->asz);
+	return read_un(&cs->ctx, &c, cu->asz, a) ? -1 : 0;
+}
+
+/* A DWARF 2-4 range list in .debug_ranges. */
+static int read_ranges(struct cus *cs, size_t i, uint64_t base)
+{
+	const struct cu *cu = &cs->cu[i];
+	uint64_t a, b, top = cu->asz >= 8 ? UINT64_MAX :
+			    ((uint64_t)1 << (8 * cu->asz)) - 1;
+	struct cursor c;
+
+	if (!cs->ranges || cu->ranges >= cs->ranges->data_size)
+		return -1;
+	sec_cursor(&c, cs->ranges, cu->ranges);
+	for (;;) {
+		if (read_un(&cs->ctx, &c, cu->asz, &a) ||
+		    read_un(&cs->ctx, &c, cu->asz, &b))
+			return -1;
+		if (!a && !b)
+			return 0;
+		if (a == top)
+			base = b;
+		else
+			add_cu_range(cs, i, base + a, base + b);
+	}
+}
+
+/* A DWARF 5 range list in .debug_rnglists (DW_RLE_* entries). */
+static int read_rnglist(struct cus *cs, size_t i, uint64_t base)
+{
+	struct dwarf_line_ctx *ctx = &cs->ctx;
+	const struct cu *cu = &cs->cu[i];
+	uint64_t off = cu->ranges, x, y, a, b;
+	struct cursor c;
+	uint8_t kind;
+
+	if (!cs->rnglists)
+		return -1;
+	if (cu->ranges_index) {
+		/* Offsets after DW_AT_rnglists_base, relative to it. */
+		if (cu->rnglists_base == NO_OFFSET ||
+		    cu->rnglists_base > cs->rnglists->data_size ||
+		    off >= (cs->rnglists->data_size - cu->rnglists_base) /
+			   cu->osz)
+			return -1;
+		sec_cursor(&c, cs->rnglists, cu->rnglists_base + off * cu->osz);
+		if (read_un(ctx, &c, cu->osz, &off))
+			return -1;
+		off += cu->rnglists_base;
+	}
+	if (off >= cs->rnglists->data_size)
+		return -1;
+	sec_cursor(&c, cs->rnglists, off);
+	for (;;) {
+		if (read_u8(ctx, &c, &kind))
+			return -1;
+		switch (kind) {
+		case DW_RLE_end_of_list:
+			return 0;
+		case DW_RLE_base_addressx:
+			if (read_uleb(ctx, &c, &x) || addr_index(cs, cu, x, &base))
+				return -1;
+			break;
+		case DW_RLE_startx_endx:
+			if (read_uleb(ctx, &c, &x) || read_uleb(ctx, &c, &y) ||
+			    addr_index(cs, cu, x, &a) || addr_index(cs, cu, y, &b))
+				return -1;
+			add_cu_range(cs, i, a, b);
+			break;
+		case DW_RLE_startx_length:
+			if (read_uleb(ctx, &c, &x) || read_uleb(ctx, &c, &y) ||
+			    addr_index(cs, cu, x, &a))
+				return -1;
+			add_cu_range(cs, i, a, a + y);
+			break;
+		case DW_RLE_offset_pair:
+			if (read_uleb(ctx, &c, &x) || read_uleb(ctx, &c, &y))
+				return -1;
+			add_cu_range(cs, i, base + x, base + y);
+			break;
+		case DW_RLE_base_address:
+			if (read_un(ctx, &c, cu->asz, &base))
+				return -1;
+			break;
+		case DW_RLE_start_end:
+			if (read_un(ctx, &c, cu->asz, &a) ||
+			    read_un(ctx, &c, cu->asz, &b))
+				return -1;
+			add_cu_range(cs, i, a, b);
+			break;
+		case DW_RLE_start_length:
+			if (read_un(ctx, &c, cu->asz, &a) ||
+			    read_uleb(ctx, &c, &y))
+				return -1;
+			add_cu_range(cs, i, a, a + y);
+			break;
 		default:
 			return -1;
 		}
 	}
 }
 
-static int cmp_comp_dir(const void *a, const void *b)
+/*
+ * The ranges of a unit that .debug_aranges does not list, from its DIE:
+ * DW_AT_low_pc with DW_AT_high_pc (an address, or a length from low_pc),
+ * else DW_AT_ranges, based at DW_AT_low_pc if there is one.
+ */
+static enum cu_how die_ranges(struct cus *cs, size_t i)
 {
-	const struct comp_dir *x = a, *y = b;
+	struct cu *cu = &cs->cu[i];
+	uint64_t low = 0, high;
+	size_t nr = cs->nr;
+	int ok;
 
-	return x->stmt_list < y->stmt_list ? -1 : x->stmt_list > y->stmt_list;
+	if (cu->has_low && cu->low_index && addr_index(cs, cu, cu->low, &low))
+		return CU_UNREADABLE;
+	if (cu->has_low && !cu->low_index)
+		low = cu->low;
+	if (cu->has_low && cu->has_high) {
+		high = cu->high;
+		if (cu->high_kind == V_INDEX && addr_index(cs, cu, high, &high))
+			return CU_UNREADABLE;
+		if (cu->high_kind == V_NUM)
+			high += low;
+		add_cu_range(cs, i, low, high);
+		return CU_DIE;
+	}
+	if (!cu->has_ranges)
+		return CU_NONE;
+	ok = cu->version >= 5 ? !read_rnglist(cs, i, low) :
+	     !read_ranges(cs, i, low);
+	if (ok)
+		return CU_DIE;
+	cs->nr = nr;		/* a list that cannot be read counts for nothing */
+	return CU_UNREADABLE;
 }
 
-static struct comp_dir *read_comp_dirs(struct elf *e, size_t *count)
+/*
+ * Read every unit's header and first DIE, then the address ranges:
+ * .debug_aranges first, the DIEs for the units it does not list.
+ */
+static void read_units(struct elf *e, struct cus *cs)
 {
-	struct section *info, *abbrev, *str, *lstr;
-	struct attr_info ai;
-	struct comp_dir *cd = NULL;
-	size_t n = 0, cap = 0;
+	struct section *info;
 	uint64_t off = 0, size;
-	uint8_t chunk[4096];
+	uint8_t chunk[UNIT_CHUNK];
 	int i, whole;
+	size_t k;
 
-	*count = 0;
+	memset(cs, 0, sizeof(*cs));
+	cs->ctx.big_endian = e->big;
+	cs->complete = 1;
 	i = elf_find(e, ".debug_info");
-	abbrev = elf_load(e, ".debug_abbrev", 0, 0);
-	if (i < 0 || !abbrev)
-		return NULL;
-	str = elf_load(e, ".debug_str", 0, 0);
-	lstr = elf_load(e, ".debug_line_str", 0, 0);
+	if (i < 0)
+		return;
+	cs->abbrev = elf_load(e, ".debug_abbrev", 0, 0);
+	cs->str = elf_load(e, ".debug_str", 0, 0);
+	cs->lstr = elf_load(e, ".debug_line_str", 0, 0);
 	info = &e->sec[i];
-	ai.str = str;
-	ai.lstr = lstr;
 	whole = e->type == ET_REL || (info->flags & SHF_COMPRESSED);
 	if (whole)
 		info = elf_load(e, ".debug_info", 0, 0);
+	else
+		check_in_file(e, (uint32_t)i, ".debug_info");
 	size = whole ? info->data_size : info->size;
 
-	while (off + 11 <= size) {
-		struct info_cur c, a;
-		uint64_t len, abbr_off, code, next, stmt = ~(uint64_t)0;
-		unsigned int osz = 4, asz, ver, ut = 1;
-		const char *dir = NULL;
-		uint64_t clen = size - off < sizeof(chunk) ? size - off :
-				sizeof(chunk);
+	while (off < size) {
+		uint64_t len, total, n = size - off;
+		uint8_t *big = NULL;
+		const uint8_t *p;
+		unsigned int hl = 4;
+		struct cu *cu;
+		int rc;
 
-		if (whole) {
-			c.p = info->data + off;
-		} else {
-			read_at(e, info->off + off, chunk, clen, ".debug_info");
-			c.p = chunk;
-		}
-		c.end = c.p + clen;
-		c.bad = 0;
-		len = ic_un(e, &c, 4);
-		if (len == 0xffffffff) {
-			osz = 8;
-			len = ic_un(e, &c, 8);
-		}
-		if (len > size - off - (osz == 8 ? 12 : 4))
-			break;		/* lineloc only reports .debug_line errors */
-		next = off + (osz == 8 ? 12 : 4) + len;
-		ver = (unsigned int)ic_un(e, &c, 2);
-		if (ver >= 5) {
-			ut = (unsigned int)ic_un(e, &c, 1);
-			asz = (unsigned int)ic_un(e, &c, 1);
-			abbr_off = ic_un(e, &c, osz);
-			if (ut == 4 || ut == 5)		/* skeleton, split */
-				ic_skip(&c, 8);
-			else if (ut == 2 || ut == 6)	/* type units */
-				ic_skip(&c, 8 + osz);
-		} else {
-			abbr_off = ic_un(e, &c, osz);
-			asz = (unsigned int)ic_un(e, &c, 1);
-		}
-		code = ic_uleb(&c);
-		ai.ver = ver;
-		ai.asz = asz;
-		ai.osz = osz;
-		if (c.bad || ver < 2 || ver > 5 || !code ||
-		    abbr_off >= abbrev->data_size)
-			goto next;
-		/* Find the abbreviation of the unit DIE. */
-		a.p = abbrev->data + abbr_off;
-		a.end = abbrev->data + abbrev->data_size;
-		a.bad = 0;
-		for (;;) {
-			uint64_t ac = ic_uleb(&a), at_, form;
-
-			if (a.bad || !ac)
-				goto next;
-			ic_uleb(&a);		/* tag */
-			ic_skip(&a, 1);		/* children */
-			if (ac == code)
-				break;
-			do {
-				at_ = ic_uleb(&a);
-				form = ic_uleb(&a);
-				if (form == 0x21)
-					ic_uleb(&a);
-			} while (!a.bad && (at_ || form));
-		}
-		for (;;) {
-			uint64_t at_ = ic_uleb(&a), form = ic_uleb(&a), v = 0;
-			const char *s = NULL;
-
-			if (a.bad || (!at_ && !form))
-				break;
-			if (form == 0x21) {		/* implicit_const */
-				v = ic_uleb(&a);
-			} else if (read_attr(e, &c, form, &ai, &v, &s)) {
-				goto next;		/* a form we cannot skip */
-			}
-			if (c.bad)
-				goto next;
-			if (at_ == 0x10)		/* DW_AT_stmt_list */
-				stmt = v;
-			else if (at_ == 0x1b && s)	/* DW_AT_comp_dir */
-				dir = s;
-		}
-		if (stmt != ~(uint64_t)0 && dir) {
-			cd = grow(cd, &cap, n + 1, sizeof(*cd));
-			cd[n].stmt_list = stmt;
-			cd[n++].dir = xstrdup(dir);
-		}
-next:
-		if (next <= off)
+		/* The unit length, to know where the next one starts. */
+		if (n < 4)
 			break;
-		off = next;
+		if (whole) {
+			p = info->data + off;
+		} else {
+			n = n < sizeof(chunk) ? n : sizeof(chunk);
+			read_at(e, info->off + off, chunk, n, ".debug_info");
+			p = chunk;
+		}
+		len = e->r32(p);
+		if (len == 0xffffffff) {
+			if (n < 12)
+				break;
+			hl = 12;
+			len = e->r64(p + 4);
+		} else if (len >= 0xfffffff0) {
+			break;
+		}
+		if (len > size - off - hl)
+			break;
+		total = hl + len;
+		cs->cu = grow(cs->cu, &cs->cap, cs->n + 1, sizeof(*cs->cu));
+		cu = &cs->cu[cs->n++];
+		memset(cu, 0, sizeof(*cu));
+		cu->offset = off;
+		cu->next = off + total;
+		cu->osz = hl == 12 ? 8 : 4;
+		cu->stmt_list = NO_OFFSET;
+		cu->addr_base = NO_OFFSET;
+		cu->rnglists_base = NO_OFFSET;
+		rc = read_unit_die(cs, cu, p, n, total);
+		if (rc > 0) {
+			/* The first DIE is longer than the chunk: read more. */
+			n = total < UNIT_CHUNK_MAX ? total : UNIT_CHUNK_MAX;
+			big = xmalloc((size_t)n);
+			read_at(e, info->off + off, big, n, ".debug_info");
+			rc = read_unit_die(cs, cu, big, n, total);
+			free(big);
+		}
+		if (rc) {
+			cu->how = CU_UNREADABLE;
+			if (cu->stmt_list == NO_OFFSET)
+				cs->complete = 0;
+		}
+		off += total;
 	}
-	sort(cd, n, sizeof(*cd), cmp_comp_dir);
-	*count = n;
-	return cd;
+	if (off < size)
+		cs->complete = 0;	/* a unit length that cannot be right */
+
+	read_aranges(e, cs);
+	for (k = 0; k < cs->n; k++) {
+		struct cu *cu = &cs->cu[k];
+
+		if (cu->listed) {
+			cu->how = CU_ARANGES;
+			continue;
+		}
+		if (cu->how == CU_UNREADABLE)
+			continue;
+		if (!cs->lists_loaded) {
+			/* Only for units that .debug_aranges does not list. */
+			cs->lists_loaded = 1;
+			cs->addr = elf_load(e, ".debug_addr", 0, 0);
+			cs->ranges = elf_load(e, ".debug_ranges", 0, 0);
+			cs->rnglists = elf_load(e, ".debug_rnglists", 0, 0);
+		}
+		cu->how = die_ranges(cs, k);
+	}
+	sort(cs->r, cs->nr, sizeof(*cs->r), cmp_cu_range);
 }
 
-static const char *find_comp_dir(const struct comp_dir *cd, size_t n,
-				 uint64_t stmt)
+static const struct cus *sort_cus;
+
+static int cmp_by_stmt(const void *a, const void *b)
 {
-	size_t lo = 0, hi = n;
+	const struct cu *x = &sort_cus->cu[*(const size_t *)a];
+	const struct cu *y = &sort_cus->cu[*(const size_t *)b];
+
+	if (x->stmt_list != y->stmt_list)
+		return x->stmt_list < y->stmt_list ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Unit indexes sorted by DW_AT_stmt_list, then by offset. */
+static size_t *units_by_stmt(const struct cus *cs)
+{
+	size_t *ix = xalloc_array("units", cs->n, sizeof(*ix)), k;
+
+	for (k = 0; k < cs->n; k++)
+		ix[k] = k;
+	sort_cus = cs;
+	sort(ix, cs->n, sizeof(*ix), cmp_by_stmt);
+	return ix;
+}
+
+/* Position in @ix of the first unit whose DW_AT_stmt_list is @stmt. */
+static size_t first_for_stmt(const struct cus *cs, const size_t *ix,
+			     uint64_t stmt)
+{
+	size_t lo = 0, hi = cs->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (cd[mid].stmt_list < stmt)
+		if (cs->cu[ix[mid]].stmt_list < stmt)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && cd[lo].stmt_list == stmt ? cd[lo].dir : NULL;
+	return lo;
+}
+
+/* Position in cs->r of the first range of unit @cu. */
+static size_t first_range(const struct cus *cs, size_t cu)
+{
+	size_t lo = 0, hi = cs->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->r[mid].cu < cu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* ---- paths -------------------------------------------------------------- */
@@ -1140,7 +1573,17 @@ struct unit {
 	size_t ndirs, dcap;
 	uint32_t *files;	/* by raw DWARF file index */
 	size_t nfiles, fcap;
+	int clip;		/* rows clipped to the ranges below */
+	size_t rfirst, nranges;	/* the unit's address ranges in tables.rg */
 };
+
+/* An address range [lo, hi). */
+struct range {
+	uint64_t lo, hi;
+};
+
+/* Whether rows are clipped to the address ranges of their unit, and why not. */
+enum clip_mode { CLIP_ON, CLIP_ALL_ROWS, CLIP_RELOCATABLE, CLIP_NO_INFO };
 
 struct tables {
 	struct elf elf;
@@ -1150,8 +1593,13 @@ struct tables {
 	size_t nunits;
 	struct paths paths;
 	struct paths dirs;	/* interned directory paths */
-	struct comp_dir *cds;
-	size_t ncds;
+	struct cus cus;		/* the units of .debug_info, once read */
+	size_t *by_stmt;	/* their indexes by DW_AT_stmt_list */
+	int cus_read;
+	enum clip_mode clip;
+	struct range *rg;	/* merged ranges of each table, see unit.rfirst */
+	size_t nrg, rgcap;
+	size_t tables_without_unit, tables_clipped;
 	char **strip;		/* prefixes, each ending in '/', longest first */
 	size_t nstrip;
 };
@@ -1400,13 +1848,104 @@ static void set_shown(struct tables *t, size_t from)
 
 enum strip_mode { STRIP_AUTO, STRIP_GIVEN, STRIP_NONE };
 
+static void need_cus(struct tables *t)
+{
+	if (t->cus_read)
+		return;
+	t->cus_read = 1;
+	read_units(&t->elf, &t->cus);
+	t->by_stmt = units_by_stmt(&t->cus);
+}
+
+static const char *find_comp_dir(struct tables *t, uint64_t stmt)
+{
+	const struct cus *cs = &t->cus;
+	size_t k = first_for_stmt(cs, t->by_stmt, stmt);
+
+	for (; k < cs->n && cs->cu[t->by_stmt[k]].stmt_list == stmt; k++)
+		if (cs->cu[t->by_stmt[k]].comp_dir)
+			return cs->cu[t->by_stmt[k]].comp_dir;
+	return NULL;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/*
+ * Give each line table the address ranges of the units that point at it,
+ * sorted and merged.  A table is clipped to them unless one of its units
+ * could not be read; a table no unit points at has no ranges (no address
+ * reaches it in llvm-symbolizer either), unless some unit could not be read
+ * far enough to know where it points.
+ */
+static void assign_ranges(struct tables *t, int all_rows)
+{
+	const struct cus *cs = &t->cus;
+	size_t i, k, j;
+
+	if (all_rows)
+		t->clip = CLIP_ALL_ROWS;
+	else if (t->elf.type == ET_REL)
+		t->clip = CLIP_RELOCATABLE;
+	else if (elf_find(&t->elf, ".debug_info") < 0)
+		t->clip = CLIP_NO_INFO;
+	else
+		t->clip = CLIP_ON;
+	if (t->clip != CLIP_ON)
+		return;
+	need_cus(t);
+	for (i = 0; i < t->nunits; i++) {
+		struct unit *u = &t->units[i];
+		size_t first = t->nrg, n;
+		int owned = 0, unreadable = 0;
+
+		k = first_for_stmt(cs, t->by_stmt, u->h.offset);
+		for (; k < cs->n && cs->cu[t->by_stmt[k]].stmt_list ==
+		     u->h.offset; k++) {
+			size_t c = t->by_stmt[k];
+
+			owned = 1;
+			unreadable |= cs->cu[c].how == CU_UNREADABLE;
+			for (j = first_range(cs, c); j < cs->nr && cs->r[j].cu == c;
+			     j++) {
+				t->rg = grow(t->rg, &t->rgcap, t->nrg + 1,
+					     sizeof(*t->rg));
+				t->rg[t->nrg].lo = cs->r[j].lo;
+				t->rg[t->nrg++].hi = cs->r[j].hi;
+			}
+		}
+		/* Sorted, then overlapping and touching ranges merged. */
+		sort(t->rg + first, t->nrg - first, sizeof(*t->rg), cmp_range);
+		for (j = first, n = first; j < t->nrg; j++) {
+			if (n > first && t->rg[j].lo <= t->rg[n - 1].hi) {
+				if (t->rg[j].hi > t->rg[n - 1].hi)
+					t->rg[n - 1].hi = t->rg[j].hi;
+			} else {
+				t->rg[n++] = t->rg[j];
+			}
+		}
+		t->nrg = n;
+		u->rfirst = first;
+		u->nranges = n - first;
+		u->clip = !unreadable && (owned || cs->complete);
+		t->tables_without_unit += !owned;
+		t->tables_clipped += u->clip;
+	}
+}
+
 /* Pass 1: every header and file table; the programs run later. */
 static void load_tables(struct tables *t, const char *path,
-			enum strip_mode mode)
+			enum strip_mode mode, int all_rows)
 {
 	uint64_t off = 0;
 	size_t cap = 0;
-	int err, need_cd = 0;
+	int err;
 	struct section *s;
 
 	elf_open(&t->elf, path);
@@ -1440,12 +1979,9 @@ static void load_tables(struct tables *t, const char *path,
 		if (err)
 			dwl_die(t, err);
 		t->nunits++;
-		if (u->h.version < 5 && !need_cd) {
-			need_cd = 1;
-			t->cds = read_comp_dirs(&t->elf, &t->ncds);
-		}
 		if (u->h.version < 5) {
-			u->comp_dir = find_comp_dir(t->cds, t->ncds, off);
+			need_cus(t);
+			u->comp_dir = find_comp_dir(t, off);
 			add_dir(u, &(struct dwarf_line_entry){ .path = u->comp_dir });
 		}
 		err = dwarf_line_entries(&t->ctx, &u->h, DWL_DIRS, add_dir, u);
@@ -1460,6 +1996,171 @@ static void load_tables(struct tables *t, const char *path,
 		auto_strip(t);
 	sort(t->strip, t->nstrip, sizeof(*t->strip), cmp_len_desc);
 	set_shown(t, 0);
+	assign_ranges(t, all_rows);
+}
+
+/* ---- clipping rows to the address ranges of their unit -------------------- */
+
+/*
+ * llvm-symbolizer and addr2line answer only for addresses inside a unit's
+ * ranges, then look the address up in that unit's line table.  A sequence
+ * can reach past its unit's ranges: arm64's ALTERNATIVE puts replacement
+ * code in ".subsection 1", after the function's DW_AT_high_pc and inside
+ * the span of its last row.  So each sequence is cut to the ranges: a run
+ * of rows that leaves a range ends with an end row at the range's end, and
+ * resumes as a new sequence at the next range's start with the row that
+ * covers it.  "Last row at or below A, nothing past an end" then gives the
+ * oracle's answer for every address.  A sequence inside one range is passed
+ * on unchanged.
+ */
+
+/* A row of the sequence being collected. */
+struct crow {
+	uint64_t addr, file, line;
+	size_t idx;		/* program order, to sort out-of-order rows */
+};
+
+struct clip {
+	int (*row)(void *arg, const struct dwarf_line_row *r);
+	void *arg;
+	const struct range *rg;
+	size_t nr;
+	struct crow *b;
+	size_t n, cap;
+	bool unsorted;		/* a row below the one before it */
+	struct dwarf_line_row out;
+};
+
+static struct {
+	uint64_t rows_dropped, rows_added, seqs_dropped, seqs_split;
+	uint64_t unterminated;
+} clipst;
+
+static void clip_emit(struct clip *c, uint64_t addr, uint64_t file,
+		      uint64_t line, bool end)
+{
+	c->out.address = addr;
+	c->out.file = file;
+	c->out.line = line;
+	c->out.end_sequence = end;
+	c->row(c->arg, &c->out);
+}
+
+static int cmp_crow(const void *a, const void *b)
+{
+	const struct crow *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* First row at an address above @a (rows sorted). */
+static size_t crow_above(const struct crow *b, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* First range whose end is above @a. */
+static size_t range_above(const struct range *rg, size_t nr, uint64_t a)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rg[mid].hi <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The sequence in c->b ends with @end: pass on what lies inside the ranges. */
+static void clip_sequence(struct clip *c, const struct dwarf_line_row *end)
+{
+	struct crow *b = c->b;
+	size_t n = c->n, i, j, x, last = 0, kept = 0, pieces = 0;
+	uint64_t start, stop = end->address, s, e;
+	bool sorted = !c->unsorted && (!n || b[n - 1].addr <= stop);
+
+	c->n = 0;
+	c->unsorted = false;
+	if (!sorted)
+		sort(b, n, sizeof(*b), cmp_crow);
+	start = n ? b[0].addr : stop;
+	j = range_above(c->rg, c->nr, start);
+	if (sorted && start <= stop && j < c->nr && c->rg[j].lo <= start &&
+	    stop <= c->rg[j].hi) {
+		for (i = 0; i < n; i++)
+			clip_emit(c, b[i].addr, b[i].file, b[i].line, false);
+		c->row(c->arg, end);
+		return;
+	}
+	for (; start < stop && j < c->nr && c->rg[j].lo < stop; j++) {
+		s = c->rg[j].lo > start ? c->rg[j].lo : start;
+		e = c->rg[j].hi < stop ? c->rg[j].hi : stop;
+		if (s >= e)
+			continue;
+		i = crow_above(b, n, s) - 1;	/* b[0].addr <= s: i >= 0 */
+		if (b[i].addr < s) {
+			/* The row covering the range's start, moved to it. */
+			clip_emit(c, s, b[i].file, b[i].line, false);
+			clipst.rows_added++;
+			last = i;
+			x = i + 1;
+		} else {
+			for (x = i; x > 0 && b[x - 1].addr == s; x--)
+				;
+		}
+		for (; x < n && b[x].addr < e; x++) {
+			clip_emit(c, b[x].addr, b[x].file, b[x].line, false);
+			kept++;
+			last = x;
+		}
+		if (e == stop)
+			c->row(c->arg, end);
+		else
+			clip_emit(c, e, b[last].file, b[last].line, true);
+		pieces++;
+	}
+	clipst.rows_dropped += n - kept;
+	if (pieces)
+		clipst.seqs_split++;
+	else
+		clipst.seqs_dropped++;
+}
+
+static int clip_row(void *arg, const struct dwarf_line_row *r)
+{
+	struct clip *c = arg;
+	struct crow *w;
+
+	if (r->end_sequence) {
+		clip_sequence(c, r);
+		return 0;
+	}
+	if (c->n == c->cap)
+		c->b = grow(c->b, &c->cap, c->n + 1, sizeof(*c->b));
+	if (c->n && r->address < c->b[c->n - 1].addr)
+		c->unsorted = true;
+	w = &c->b[c->n];
+	w->addr = r->address;
+	w->file = r->file;
+	w->line = r->line;
+	w->idx = c->n++;
+	return 0;
 }
 
 /* Run one unit's program; define_file paths get their shown form at once. */
@@ -1467,13 +2168,31 @@ static void run_unit(struct tables *t, struct unit *u,
 		     int (*row)(void *, const struct dwarf_line_row *), void *arg)
 {
 	struct dwarf_line_ops ops = { row, define_file };
+	static struct clip c;
 	int err;
 
 	cur_unit = u;
 	cur_tables = t;
+	if (t->clip == CLIP_ON && u->clip) {
+		c.row = row;
+		c.arg = arg;
+		c.rg = t->rg + u->rfirst;
+		c.nr = u->nranges;
+		c.n = 0;
+		c.unsorted = false;
+		memset(&c.out, 0, sizeof(c.out));
+		c.out.set_address_offset = ~(uint64_t)0;
+		ops.row = clip_row;
+		arg = &c;
+	}
 	err = dwarf_line_run(&t->ctx, &u->h, &ops, arg);
 	if (err)
 		dwl_die(t, err);
+	if (ops.row == clip_row && c.n) {
+		/* No end_sequence: it covers nothing. */
+		clipst.unterminated++;
+		clipst.rows_dropped += c.n;
+	}
 }
 
 static const char *seq_section(struct tables *t, uint64_t set_addr_off)
@@ -1803,6 +2522,45 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* How the rows were clipped to the ranges of their units (see --stats). */
+static void do_clip_stats(struct tables *t)
+{
+	static const char *const why[] = {
+		[CLIP_ON] = "unit ranges",
+		[CLIP_ALL_ROWS] = "off (--all-rows)",
+		[CLIP_RELOCATABLE] = "off (relocatable)",
+		[CLIP_NO_INFO] = "off (no .debug_info)",
+	};
+	size_t how[4] = { 0 }, k;
+
+	for (k = 0; k < t->cus.n; k++)
+		how[t->cus.cu[k].how]++;
+	out_str("\nclip: ");
+	out_str(why[t->clip]);
+	out_str("\ninfo_units: ");
+	out_dec(t->cus.n);
+	out_str("\ninfo_units_ranges_aranges: ");
+	out_dec(how[CU_ARANGES]);
+	out_str("\ninfo_units_ranges_die: ");
+	out_dec(how[CU_DIE]);
+	out_str("\ninfo_units_ranges_none: ");
+	out_dec(how[CU_NONE]);
+	out_str("\ninfo_units_unreadable: ");
+	out_dec(how[CU_UNREADABLE]);
+	out_str("\ntables_clipped: ");
+	out_dec(t->tables_clipped);
+	out_str("\ntables_without_unit: ");
+	out_dec(t->tables_without_unit);
+	out_str("\nclip_rows_dropped: ");
+	out_dec(clipst.rows_dropped);
+	out_str("\nclip_rows_added: ");
+	out_dec(clipst.rows_added);
+	out_str("\nclip_sequences_dropped: ");
+	out_dec(clipst.seqs_dropped);
+	out_str("\nclip_sequences_split: ");
+	out_dec(clipst.seqs_split);
+}
+
 static void do_stats(struct tables *t, struct collect *c)
 {
 	uint64_t *keys, used = 0, distinct = 0;
@@ -1870,7 +2628,7 @@ static void do_stats(struct tables *t, struct collect *c)
 	out_str("\nsequences: ");
 	out_dec(c->nseqs);
 	out_str("\nunterminated_sequences: ");
-	out_dec(c->unterminated);
+	out_dec(c->unterminated + clipst.unterminated);
 	out_str("\ndistinct_addresses: ");
 	out_dec(distinct);
 	out_str("\nfiles: ");
@@ -1879,6 +2637,7 @@ static void do_stats(struct tables *t, struct collect *c)
 	out_dec(used);
 	out_str("\nrelocations_applied: ");
 	out_dec(t->elf.nlrel);
+	do_clip_stats(t);
 	out_str("\nstrip:");
 	for (i = 0; i < t->nstrip; i++) {
 		out_str(" ");
@@ -1900,6 +2659,9 @@ static void print_usage(void)
 		"  --strip PREFIX  remove PREFIX from paths (repeatable; default: the\n"
 		"                  source and object trees of a kernel, else nothing)\n"
 		"  --no-strip      print paths as resolved, absolute where DWARF says so\n"
+		"  --all-rows      every row of the line programs; by default the rows of\n"
+		"                  an executable are clipped to the address ranges of\n"
+		"                  their compilation unit (what llvm-symbolizer answers)\n"
 		"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
 		"                  relocatable object\n"
 		"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n");
@@ -1913,7 +2675,7 @@ int main(int argc, char **argv)
 	const char *file = NULL, *outpath = NULL, *jsec = NULL;
 	const char **strips = NULL;
 	static struct tables t;
-	int i, nstrips = 0, first_addr = argc;
+	int i, nstrips = 0, first_addr = argc, all_rows = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -1935,6 +2697,8 @@ int main(int argc, char **argv)
 				strip = STRIP_GIVEN;
 		} else if (!strcmp(a, "--no-strip")) {
 			strip = STRIP_NONE;
+		} else if (!strcmp(a, "--all-rows")) {
+			all_rows = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			print_usage();
 		} else if (mode != ADDR || a[0] == '-') {
@@ -1971,7 +2735,7 @@ int main(int argc, char **argv)
 	if (strip == STRIP_GIVEN)
 		for (i = 0; i < nstrips; i++)
 			add_strip(&t, strips[i]);
-	load_tables(&t, file, strip);
+	load_tables(&t, file, strip, all_rows);
 
 	if (mode == ROWS) {
 		do_rows(&t);

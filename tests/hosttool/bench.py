@@ -49,6 +49,7 @@ def main():
     res = {}
     for name, cmd in (
             ('lineloc --rows', [ll, '--rows', vm]),
+            ('lineloc --all-rows --rows', [ll, '--all-rows', '--rows', vm]),
             ('lineloc-i686 --rows', [ll32, '--rows', vm]),
             ('readelf --debug-dump=decodedline',
              ['readelf', '--debug-dump=decodedline', vm]),
@@ -76,6 +77,7 @@ def main():
     res = {}
     for name, cmd in (
             ('lineloc -e', [ll, '-e', vm]),
+            ('lineloc --all-rows -e', [ll, '--all-rows', '-e', vm]),
             ('lineloc-i686 -e', [ll32, '-e', vm]),
             ('llvm-symbolizer', ['llvm-symbolizer', '--obj=' + vm,
                                  '--output-style=GNU', '--no-inlines',
@@ -83,7 +85,7 @@ def main():
             ('addr2line', ['addr2line', '-e', vm])):
         t, rss = measure(cmd, inp, repeat=3)
         res[name] = t
-        print('  %-20s %8.3f s  %9.0f addresses/s  peak RSS %7.1f MiB' %
+        print('  %-24s %8.3f s  %9.0f addresses/s  peak RSS %7.1f MiB' %
               (name, t, 20000 / t, rss))
     for name in ('llvm-symbolizer', 'addr2line'):
         print('  lineloc -e is %.1fx faster than %s' %

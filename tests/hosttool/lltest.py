@@ -193,7 +193,9 @@ def compare(name, obj, addrs, oracles, ours, show=8, need='llvm'):
     else:   # 'any': each address agrees with at least one oracle
         ok = none == 0
     result(ok and n > 0, name, desc)
-    for a, o, v in diffs[:show]:
+    # differences with llvm-symbolizer first
+    for a, o, v in sorted(diffs, key=lambda d: d[2].get('llvm', d[1]) ==
+                          d[1])[:show]:
         note('0x%x: lineloc %s | %s' % (a, o, ' | '.join(
             '%s %s' % (k, x) for k, x in v.items())))
     if len(diffs) > show:
@@ -243,7 +245,21 @@ VARIANTS = [
     ('dwarf64-v4', ['-gdwarf-4', '-gdwarf64', '-gno-as-loc-support'], 4, {}, 8),
     ('dwarf64-v5', ['-gdwarf-5', '-gdwarf64', '-gno-as-loc-support'], 5, {}, 8),
     ('zlib', ['-g', '-gz=zlib'], 5, {'arm': 3}, 4),
+    # .debug_aranges removed: unit ranges from the DIEs (DW_AT_ranges)
+    ('no-aranges', ['-g'], 5, {'arm': 3}, 4),
 ]
+
+# clang-14 (x86_64): DWARF 5 units give their ranges as DW_FORM_rnglistx,
+# addresses as DW_FORM_addrx (.debug_addr), and list no .debug_aranges
+CLANG = ('clang', 'clang-14', '')
+CLANG_VARIANTS = [
+    ('default', ['-g'], 5, {}, 4),
+    ('gdwarf-4', ['-gdwarf-4'], 4, {}, 4),
+    ('sections-v5', ['-g', '-ffunction-sections'], 5, {}, 4),
+    ('sections-v4', ['-gdwarf-4', '-ffunction-sections'], 4, {}, 4),
+]
+QUICK_VARIANTS = ('default', 'gcc-v2', 'dwarf64-v5', 'no-aranges',
+                  'sections-v5')
 
 
 # Every object the suite compiles is built from a copy of src/ inside a
@@ -328,16 +344,18 @@ def check_reproducible(work):
 
 
 def test_generated(work, rnd):
-    print('== generated objects: %d toolchains x %d variants' %
-          (len(TOOLCHAINS), len(VARIANTS)), flush=True)
-    total = {'exe_llvm': [0, 0], 'exe_a2l': [0, 0], 'rel_any': [0, 0]}
-    for tc, cc, pre in TOOLCHAINS:
+    print('== generated objects: %d toolchains x %d variants, clang x %d' %
+          (len(TOOLCHAINS), len(VARIANTS), len(CLANG_VARIANTS)), flush=True)
+    total = {'exe_llvm': [0, 0], 'exe_a2l': [0, 0], 'rel_any': [0, 0],
+             'outside_cu': [0, 0]}
+    for (tc, cc, pre), variants in [(t, VARIANTS) for t in TOOLCHAINS] + \
+            [(CLANG, CLANG_VARIANTS)]:
         if not shutil.which(cc):
             skip(tc, 'no ' + cc)
             continue
         a2l = pre + 'addr2line'
-        for vname, flags, ver, arch_ver, osz in VARIANTS:
-            if QUICK and vname not in ('default', 'gcc-v2', 'dwarf64-v5'):
+        for vname, flags, ver, arch_ver, osz in variants:
+            if QUICK and vname not in QUICK_VARIANTS:
                 continue
             want_ver = arch_ver.get(tc, ver)
             opt = '-O2'
@@ -347,6 +365,15 @@ def test_generated(work, rnd):
             if not exe:
                 result(False, name + ' build', err.strip()[:200])
                 continue
+            if vname == 'no-aranges':
+                rc, out, err = run([pre + 'objcopy', '-R', '.debug_aranges',
+                                    exe, exe + '-noar'])
+                exe += '-noar'
+                st = stats(exe)
+                result(rc == 0 and st and
+                       st.get('info_units_ranges_aranges') == '0' and
+                       st.get('info_units_ranges_die') == '2',
+                       name + ': unit ranges from the DIEs', err.strip())
             for kind, f in (('exe', exe), ('.o', obj)):
                 st = stats(f)
                 if st is None:
@@ -359,13 +386,15 @@ def test_generated(work, rnd):
                        'version %s (want %d), offset size %s (want %d)' %
                        (st.get('versions'), want_ver, st.get('offset_sizes'),
                         osz))
-                text, err = rows(f)
+                # every row of the line programs, as llvm-dwarfdump prints
+                text, err = rows(f, ('--no-strip', '--all-rows'))
                 if text is None:
                     result(False, '%s %s rows' % (name, kind), err.strip())
                     continue
                 rws = parse_rows(text)
                 if kind == 'exe':
                     check_dwarfdump('%s exe' % name, f, rws)
+                    # sampled from every sequence, also past unit ranges
                     addrs = sample_addrs(rws, rnd, 200)
                     ours, _ = lineloc_e(f, addrs)
                     orc = {'llvm': oracle_llvm(f, addrs),
@@ -377,6 +406,18 @@ def test_generated(work, rnd):
                     total['exe_llvm'][1] += len(addrs)
                     total['exe_a2l'][0] += ag.get('addr2line', 0)
                     total['exe_a2l'][1] += len(addrs)
+                    # gas writes the .subsection 1 code of other.c into
+                    # the .text sequence; gcc's own tables and clang's
+                    # unit ranges leave none outside
+                    n = check_outside_cu('%s exe' % name, f, addrs,
+                                         orc.get('llvm'), need=tc != 'clang'
+                                         and '-gno-as-loc-support' not in
+                                         flags)
+                    total['outside_cu'][0] += n
+                    total['outside_cu'][1] += 1 if n else 0
+                    same32('%s exe i686 == x86_64 (--all-rows --rows)' %
+                           name, ['--no-strip', '--all-rows', '--rows', f],
+                           expect_err='without zlib')
                 else:
                     check_rel(name + ' .o', f, rws, a2l, rnd, total)
                 same32('%s %s i686 == x86_64 (--rows)' % (name, kind),
@@ -384,7 +425,92 @@ def test_generated(work, rnd):
                 same32('%s %s i686 == x86_64 (--stats)' % (name, kind),
                        ['--stats', f], expect_err='without zlib')
     for k, (a, n) in total.items():
-        note('total %s: %d/%d agree' % (k, a, n))
+        if k == 'outside_cu':
+            note('total: %d addresses outside every unit\'s ranges but '
+                 'inside a sequence, in %d executables: lineloc ??:0 on all'
+                 % (a, n))
+        else:
+            note('total %s: %d/%d agree' % (k, a, n))
+
+
+def seq_spans(f, extra):
+    """Merged [start, end) stretches that lineloc's sequences cover."""
+    rc, out, err = run([LL, '--no-strip'] + list(extra) + ['--rows', f])
+    spans, start = [], None
+    for l in out.splitlines():
+        fl = l.split(' ')
+        a = int(fl[1], 16)
+        if start is None:
+            start = a
+        if fl[-1] == 'end':
+            if a > start:
+                spans.append((start, a))
+            start = None
+    spans.sort()
+    merged = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def span_minus(A, B):
+    """The parts of merged spans @A outside merged spans @B."""
+    res, j = [], 0
+    for a, b in A:
+        cur = a
+        while j < len(B) and B[j][1] <= cur:
+            j += 1
+        k = j
+        while k < len(B) and B[k][0] < b:
+            if B[k][0] > cur:
+                res.append((cur, B[k][0]))
+            cur = max(cur, B[k][1])
+            k += 1
+        if cur < b:
+            res.append((cur, b))
+    return res
+
+
+def check_outside_cu(name, f, addrs, llvm=None, need=True):
+    """Addresses inside a line-table sequence but outside every unit's
+    ranges: found with the oracle (llvm-symbolizer answers ?? while
+    lineloc --all-rows answers, the positive control that a sequence
+    covers them); lineloc must answer ??:0 there.  Probed: @addrs (@llvm:
+    the oracle's answers, if known) and the first, middle and last byte of
+    every stretch that --all-rows covers and the clipped rows do not; at
+    those the oracle must answer ?? too.  Returns the count found."""
+    allspans = seq_spans(f, ('--all-rows',))
+    gone = span_minus(allspans, seq_spans(f, ()))
+    cut = sorted({x for a, b in gone for x in (a, (a + b) // 2, b - 1)})
+    probe = sorted(set(addrs) | set(cut))
+    known = dict(zip(addrs, llvm)) if llvm else {}
+    ask = [a for a in probe if a not in known]
+    if ask:
+        known.update(zip(ask, oracle_llvm(f, ask) or []))
+    ours, _ = lineloc_e(f, probe)
+    raw, _ = lineloc_e(f, probe, extra=('--no-strip', '--all-rows'))
+    if ours is None or raw is None or len(known) != len(probe):
+        return result(False, '%s: outside unit ranges' % name,
+                      'lineloc or llvm-symbolizer failed') and 0
+    found = [(a, o, r) for a, o, r in zip(probe, ours, raw)
+             if known[a] == '??:0' and r != '??:0']
+    bad = [(a, o) for a, o, r in found if o != '??:0']
+    cutbad = [a for a in cut if known[a] != '??:0']
+    ok = not bad and not cutbad and (found or not need)
+    result(ok, '%s: ??:0 inside a sequence but outside every unit\'s ranges'
+           % name, '%d such of %d probed (llvm ??, --all-rows answers), '
+           'lineloc ??:0 on %d; %d stretches (%d bytes) clipped, llvm ?? at '
+           '%d/%d of their probes' %
+           (len(found), len(probe), len(found) - len(bad), len(gone),
+            sum(b - a for a, b in gone), len(cut) - len(cutbad), len(cut)))
+    for a, o in bad[:5]:
+        note('0x%x: lineloc %s, llvm ??' % (a, o))
+    for a in cutbad[:5]:
+        note('0x%x: clipped, but llvm answers %s' % (a, known[a]))
+    return len(found)
 
 
 def dwarfdump_rows(obj):
@@ -448,7 +574,7 @@ def dwarfdump_rows(obj):
 
 
 def iter_rows(f):
-    p = subprocess.Popen([LL, '--no-strip', '--rows', f],
+    p = subprocess.Popen([LL, '--no-strip', '--all-rows', '--rows', f],
                          stdout=subprocess.PIPE, universal_newlines=True,
                          bufsize=1 << 20)
     for l in p.stdout:
@@ -507,6 +633,15 @@ def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
             continue
         ends = [r[2] for r in rws if r[3] == sec and r[4]]
         last_end = max(ends) if ends else 0
+        spans, start = [], None
+        for r in rws:
+            if r[3] != sec:
+                continue
+            start = r[2] if start is None else start
+            if r[4]:
+                spans.append((start, r[2]))
+                start = None
+        covered = lambda a: any(x <= a < y for x, y in spans)
         orc = {}
         if sec == '.text':
             orc['llvm'] = oracle_llvm(f, addrs)
@@ -535,6 +670,10 @@ def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
                 k = ('addr2line: same row and line, other file name (its '
                      'DWARF 5 file table reading); llvm %s' %
                      ('??' if ll == '??:0' else 'n/a' if ll is None else ll))
+            elif ours[i] == '??:0' and al.endswith(':0') and \
+                    ll in (None, '??:0') and not covered(a) and rows_ok:
+                k = ('no sequence covers it: addr2line names the unit with '
+                     'line 0')
             elif ours[i] != '??:0' and al == '??:0' and \
                     ll in (None, '??:0') and rows_ok:
                 k = ('both oracles ??, address inside a line-table sequence '
@@ -596,6 +735,37 @@ def test_synth(work):
         outs[fl[0]] = (run([LL, '--rows', fh])[1], run([LL, '--rows', fo])[1])
     result(len(set(outs.values())) == 1,
            'same rows whatever the ELF class and byte order')
+    # Rows clipped to the address ranges of their units.
+    for fl in synth.FLAVOURS:
+        for low_form in ('addrx', 'addrx1'):
+            f = os.path.join(work, 'synth-clip-%s-%s' % (fl[0], low_form))
+            open(f, 'wb').write(synth.build_clip(fl, low_form))
+            name = '%s clip (low_pc %s)' % (fl[0], low_form)
+            text, err = rows(f)
+            got = text.splitlines() if text is not None else [err.strip()]
+            result(got == synth.EXPECT_CLIP, '%s: rows cut to unit ranges '
+                   '(rnglistx, every DW_RLE_*, .debug_ranges base selection, '
+                   'aranges over the DIE, a table without unit, out-of-order '
+                   'rows)' % name, '' if got == synth.EXPECT_CLIP else
+                   'got %r' % got)
+            st = stats(f) or {}
+            diff = {k: (st.get(k), v) for k, v in
+                    synth.EXPECT_CLIP_STATS.items() if st.get(k) != v}
+            result(not diff, '%s: --stats counts' % name,
+                   'got/want %r' % diff if diff else '')
+            same32('%s: i686 == x86_64 (--rows)' % name, ['--rows', f])
+            same32('%s: i686 == x86_64 (--stats)' % name, ['--stats', f])
+            if low_form != 'addrx':
+                continue    # llvm-symbolizer 14 ignores an addrx1 low_pc
+            check_dwarfdump('%s: --all-rows' % name, f)
+            lo, hi = synth.CLIP_UNSORTED
+            grid = sorted({x for a in range(0xff0, 0x6040, 8)
+                           for x in (a, a - 1) if not lo <= x <= hi})
+            ours, _ = lineloc_e(f, grid)
+            llvm = oracle_llvm(f, grid)
+            compare('%s: %d addresses vs llvm-symbolizer' % (name, len(grid)),
+                    f, grid, {'llvm': llvm}, ours, show=5)
+            check_outside_cu(name, f, grid, llvm)
     # Large-file safety: .debug_line beyond 4 GiB in a sparse ELF64 file.
     fl = synth.FLAVOURS[1]
     far = os.path.join(work, 'synth-far')
@@ -906,7 +1076,32 @@ def elf_fields(data):
             for k in range(2):
                 fields += [('%s[%d] %s' % (nm, k, f), off + k * ent + o, w)
                            for f, o, w in relf]
+        # the first header of the DWARF sections read for unit ranges
+        if flags & 0x800 or nm not in DWARF_HEADERS or \
+                u('I', off) == 0xffffffff:
+            continue
+        hf = DWARF_HEADERS[nm]
+        if nm == '.debug_info':
+            hf = hf[u('H', off + 4) >= 5]
+        fields += [('%s %s' % (nm, f), off + o, w) for f, o, w in hf]
     return fields
+
+
+# (field, offset, width) of the first header of a 32-bit DWARF section
+DWARF_HEADERS = {
+    '.debug_info': ([('unit_length', 0, 4), ('version', 4, 2),
+                     ('debug_abbrev_offset', 6, 4), ('address_size', 10, 1)],
+                    [('unit_length', 0, 4), ('version', 4, 2),
+                     ('unit_type', 6, 1), ('address_size', 7, 1),
+                     ('debug_abbrev_offset', 8, 4)]),
+    '.debug_aranges': [('unit_length', 0, 4), ('version', 4, 2),
+                       ('debug_info_offset', 6, 4), ('address_size', 10, 1),
+                       ('segment_selector_size', 11, 1)],
+    '.debug_rnglists': [('unit_length', 0, 4), ('version', 4, 2),
+                        ('address_size', 6, 1), ('offset_entry_count', 8, 4)],
+    '.debug_addr': [('unit_length', 0, 4), ('version', 4, 2),
+                    ('address_size', 6, 1)],
+}
 
 
 def field_mutants(data):
@@ -919,6 +1114,8 @@ def field_mutants(data):
         old = int.from_bytes(data[off:off + w], 'little')
         if label.endswith('sh_flags'):
             vals = {old ^ 0x800}
+        elif w == 1:
+            vals = {0, 3, 0xff}
         elif w == 2:
             vals = {0, 0xff00, 0xffff}
         elif w == 4:
@@ -952,10 +1149,10 @@ def test_mutants(work, seed):
     run is replayed with HT_MUTANT_SEED=@seed.  Then every size, offset,
     count and index field the ELF reader reads, set to extreme values."""
     rnd = random.Random(seed)
-    n = 60 if QUICK else 400
-    print('== %d corrupted objects through an ASan/UBSan lineloc, seed %d '
-          '(HT_MUTANT_SEED=%d replays, HT_MUTANT_SEED=random explores)' %
-          (4 * n, seed, seed), flush=True)
+    n = 40 if QUICK else 250
+    print('== %d corrupted objects and executables through an ASan/UBSan '
+          'lineloc, seed %d (HT_MUTANT_SEED=%d replays, HT_MUTANT_SEED=random '
+          'explores)' % (8 * n, seed, seed), flush=True)
     asan = os.path.join(work, 'lineloc-asan')
     rc, out, err = run(['gcc', '-std=c11', '-g', '-O1', '-DHAVE_ZLIB',
                         '-D_FILE_OFFSET_BITS=64', '-fsanitize=address,undefined',
@@ -982,11 +1179,19 @@ def test_mutants(work, seed):
     env = dict(os.environ, ASAN_OPTIONS='detect_leaks=0:allocator_may_return_null=1')
     bad = []
     runs = 0
-    for base in bases:
+    # Objects: bytes anywhere.  Executables: bytes of their DWARF sections,
+    # where the unit DIEs, .debug_aranges and the range lists are read.
+    targets = [(b, [(0, len(b))]) for b in bases]
+    for b in exes:
+        _, sh = elf_sections(b)
+        targets.append((b, [(h[2], h[3]) for k, h in sorted(sh.items())
+                            if k.startswith('.debug_') and h[3]]))
+    for base, regions in targets:
         for i in range(n):
             b = bytearray(base)
             for _ in range(rnd.choice((1, 2, 4, 8))):
-                off = rnd.randrange(len(b))
+                r0, rn = rnd.choice(regions)
+                off = r0 + rnd.randrange(rn)
                 b[off] = rnd.choice((0, 0xff, 0x7f, 0x80, rnd.randrange(256)))
             if rnd.random() < 0.1:
                 b = b[:rnd.randrange(len(b))]
@@ -1004,8 +1209,9 @@ def test_mutants(work, seed):
                 bad.append((p.returncode, p.stderr.decode('utf-8', 'replace')
                             .strip()[:400],
                             ' '.join(mode[:1] + [keep] + mode[2:])))
-    result(not bad and runs > 0, 'corrupted objects: no crash, one error line',
-           'seed %d, %d runs, %d bad' % (seed, runs, len(bad)))
+    result(not bad and runs > 0, 'corrupted objects and executables: no '
+           'crash, one error line', 'seed %d, %d runs, %d bad' %
+           (seed, runs, len(bad)))
     for rc, e, cmd in bad[:3]:
         note('rc %d: lineloc %s: %s' % (rc, cmd, e))
 
@@ -1102,31 +1308,6 @@ def text_sample(vm, n, rnd):
     return sorted(rnd.randrange(addr, addr + size) for _ in range(n))
 
 
-def explain_llvm(obj, name, diffs):
-    """Each llvm-symbolizer difference on an executable must be an address
-    that no compile unit's ranges cover (llvm-dwarfdump --lookup finds no
-    CU; llvm-symbolizer then answers ??) while a line-table sequence does."""
-    bad = []
-    nocu = []
-    for a, ours, v in diffs:
-        if v.get('llvm') == ours:
-            continue
-        rc, out, err = run(['llvm-dwarfdump', '--lookup=0x%x' % a, obj])
-        if v.get('llvm') == '??:0' and ours != '??:0' and \
-                'Compile Unit:' not in out:
-            nocu.append((a, ours))
-        else:
-            bad.append((a, ours, v.get('llvm')))
-    result(not bad, '%s: every llvm-symbolizer difference explained' % name,
-           '%d outside every CU\'s ranges (llvm-dwarfdump --lookup: no CU) '
-           'but inside a line-table sequence; %d unexplained' %
-           (len(nocu), len(bad)))
-    for a, o in nocu[:5]:
-        note('    0x%x: lineloc %s, llvm ??, no CU covers it' % (a, o))
-    for a, o, l in bad[:10]:
-        note('UNEXPLAINED 0x%x: lineloc %s, llvm %s' % (a, o, l))
-
-
 def explain_a2l(diffs, key='addr2line'):
     """Classify the addr2line differences on a kernel (listed, not failed)."""
     kinds = {}
@@ -1147,6 +1328,9 @@ def explain_a2l(diffs, key='addr2line'):
         elif ours == '??:0' and x.endswith(':0'):
             k = ('past a sequence\'s end: addr2line names the unit with line '
                  '0 (no row covers it; llvm ?? too)')
+        elif ours == '??:0' and v.get('llvm') == '??:0':
+            k = ('outside every unit\'s ranges, inside a sequence: '
+                 'addr2line answers from the sequence (llvm ?? too)')
         else:
             k = 'other'
         kinds.setdefault(k, []).append((a, ours, x))
@@ -1200,15 +1384,28 @@ def test_debian(work, rnd):
     if a2l:
         orc['addr2line'] = a2l
     ag, diffs = compare('vmlinux: %d random .text addresses vs '
-                        'llvm-symbolizer (raw)' % n, vm, addrs, orc, ours,
-                        show=0, need='none')
-    explain_llvm(vm, 'vmlinux', diffs)
+                        'llvm-symbolizer' % n, vm, addrs, orc, ours,
+                        show=3, need='llvm')
     explain_a2l(diffs)
+    check_outside_cu('vmlinux', vm, addrs, llvm)
+    result(st is not None and st.get('clip') == 'unit ranges' and
+           st.get('info_units') == st.get('units') and
+           st.get('info_units_unreadable') == '0' and
+           st.get('tables_clipped') == st.get('units'),
+           'vmlinux: every line table clipped to the ranges of its unit',
+           ', '.join('%s %s' % (k, st.get(k)) for k in (
+               'info_units', 'info_units_ranges_aranges',
+               'info_units_ranges_die', 'tables_clipped',
+               'tables_without_unit', 'clip_rows_dropped', 'clip_rows_added',
+               'clip_sequences_dropped', 'clip_sequences_split'))
+           if st else '')
     t0 = time.time()
-    check_dwarfdump('vmlinux (all 4.2M)', vm)
+    check_dwarfdump('vmlinux --all-rows (all 4.2M)', vm)
     note('row comparison took %.1fs' % (time.time() - t0))
     check_kernel_paths('vmlinux', vm, addrs)
     same32('vmlinux i686 == x86_64 (--rows, 4.2M rows)', ['--rows', vm])
+    same32('vmlinux i686 == x86_64 (--all-rows --rows)',
+           ['--all-rows', '--rows', vm])
     same32('vmlinux i686 == x86_64 (--stats)', ['--stats', vm])
     if not os.path.exists(LL32):
         skip('vmlinux i686 -e', 'no lineloc-i686')
@@ -1257,9 +1454,10 @@ def test_matrix(work, rnd):
         orc = {'llvm': oracle_llvm(vm, addrs),
                'addr2line': oracle_a2l(pre + 'addr2line', vm, addrs)}
         orc = {k: v for k, v in orc.items() if v is not None}
-        ag, diffs = compare('matrix %s vmlinux vs oracles (raw)' % arch, vm,
-                            addrs, orc, ours, show=0, need='none')
-        explain_llvm(vm, 'matrix %s vmlinux' % arch, diffs)
+        ag, diffs = compare('matrix %s vmlinux vs oracles' % arch, vm,
+                            addrs, orc, ours, show=3, need='llvm')
+        check_outside_cu('matrix %s vmlinux' % arch, vm, addrs,
+                         orc.get('llvm'), need=False)
         check_kernel_paths('matrix %s vmlinux' % arch, vm, addrs)
         explain_a2l(diffs)
         check_dwarfdump('matrix %s vmlinux' % arch, vm)

@@ -256,3 +256,156 @@ def build(flavour):
                            ('.debug_line_str', bytes(line_str)),
                            ('.debug_str', bytes(strs))])
     return hand, oracle
+
+
+# ---------------------------------------------------------------------------
+# Clipping rows to the address ranges of their compilation unit: line
+# tables, and the .debug_info units that own them, with every way a unit
+# states its ranges.
+
+def line_table(E, asz, ver, name, seqs):
+    """A v3/v4 table of file @name; @seqs: [(rows, end)], rows a list of
+    (address, line) in program order (set_address before each)."""
+    u = Unit(E, asz, ver)
+    u.tables = b'\0' + name.encode() + b'\0' + uleb(0) * 3 + b'\0'
+    line = 1
+    for rws, end in seqs:
+        for a, ln in rws:
+            u.set_address(a)
+            u.prog += b'\x03' + sleb(ln - line) + b'\x01'
+            line = ln
+        u.set_address(end)
+        u.ext(1, b'')
+        line = 1
+    return u.build(STD)
+
+
+# attribute and form codes used below
+AT = {'stmt_list': 0x10, 'low_pc': 0x11, 'high_pc': 0x12, 'comp_dir': 0x1b,
+      'ranges': 0x55, 'addr_base': 0x73, 'rnglists_base': 0x74}
+FORM = {'addr': 0x01, 'data4': 0x06, 'string': 0x08, 'sec_offset': 0x17,
+        'addrx': 0x1b, 'addrx1': 0x29, 'rnglistx': 0x23}
+
+
+def info_unit(E, asz, ver, abbrev_off, attrs):
+    """A unit whose only DIE is a DW_TAG_compile_unit with @attrs, a list
+    of (name, form, value); returns (unit bytes, its abbrev table)."""
+    ab = uleb(1) + uleb(0x11) + b'\0'
+    die = uleb(1)
+    for n, f, v in attrs:
+        ab += uleb(AT[n]) + uleb(FORM[f])
+        if f == 'addr':
+            die += struct.pack(E + ('Q' if asz == 8 else 'I'), v)
+        elif f in ('data4', 'sec_offset'):
+            die += struct.pack(E + 'I', v)
+        elif f == 'string':
+            die += v.encode() + b'\0'
+        elif f == 'addrx1':
+            die += bytes([v])
+        elif f == 'addrx':
+            die += uleb(v)
+        else:
+            die += uleb(v)
+    ab += b'\0\0\0'
+    if ver >= 5:
+        body = struct.pack(E + 'HBBI', ver, 1, asz, abbrev_off) + die
+    else:
+        body = struct.pack(E + 'HIB', ver, abbrev_off, asz) + die
+    return struct.pack(E + 'I', len(body)) + body, ab
+
+
+def build_clip(flavour, low_form='addrx'):
+    """An executable whose five line tables reach past their units' ranges:
+    A (DWARF 5 unit, DW_AT_ranges by DW_FORM_rnglistx: every DW_RLE_*
+    kind), B (DWARF 4, low/high_pc, but listed in .debug_aranges with less:
+    aranges win), C (DWARF 3, .debug_ranges with a base address selection),
+    D (no unit: dropped), E (DWARF 5, low_pc by index, @low_form: addrx or
+    addrx1, which llvm-symbolizer 14 does not take as an address)."""
+    _, is64, E, _ = flavour
+    asz = 8 if is64 else 4
+    A = [0x1000, 0x1040, 0x1080, 0x10c0]
+    tabs = [
+        line_table(E, asz, 3, 'a.c', [
+            (list(zip(A, (1, 2, 3, 4))), 0x1100),
+            ([(0x1400, 20), (0x1410, 21)], 0x1420),
+            ([(0x1600, 30), (0x1640, 31), (0x1620, 32)], 0x1680)]),
+        line_table(E, asz, 4, 'b.c', [([(0x2000, 1)], 0x2100)]),
+        line_table(E, asz, 3, 'c.c', [([(0x3000, 1), (0x3050, 2)], 0x3100)]),
+        line_table(E, asz, 3, 'd.c', [([(0x5000, 1)], 0x5010)]),
+        line_table(E, asz, 3, 'e.c', [([(0x6000, 1), (0x6008, 2)], 0x6020)]),
+    ]
+    offs = [sum(len(t) for t in tabs[:i]) for i in range(len(tabs))]
+    ap = 'Q' if asz == 8 else 'I'
+    # .debug_addr: one DWARF 5 contribution, entries from offset 8
+    addrs = [0x6000, 0x1000, 0x1050, 0x10c0, 0x10d0]
+    body = struct.pack(E + 'HBB', 5, asz, 0) + \
+        b''.join(struct.pack(E + ap, a) for a in addrs)
+    debug_addr = struct.pack(E + 'I', len(body)) + body
+    # .debug_rnglists: one list, through an offsets table at base 12
+    rl = b'\x01' + uleb(1) + b'\x04' + uleb(0) + uleb(0x30)     # base idx 1
+    rl += b'\x03' + uleb(2) + uleb(0x40)                    # startx_length
+    rl += b'\x02' + uleb(3) + uleb(4)                       # startx_endx
+    rl += b'\x06' + struct.pack(E + ap + ap, 0x10f0, 0x1200)   # start_end
+    rl += b'\x07' + struct.pack(E + ap, 0x1400) + uleb(0x100)  # start_length
+    rl += b'\x05' + struct.pack(E + ap, 0x1600)             # base_address
+    rl += b'\x04' + uleb(0) + uleb(0x100) + b'\x00'         # offset_pair
+    body = struct.pack(E + 'HBBI', 5, asz, 0, 1) + struct.pack(E + 'I', 4) + rl
+    rnglists = struct.pack(E + 'I', len(body)) + body
+    # .debug_ranges: [0x3000, 0x3020), base 0x3080, [0x3090, 0x30c0)
+    top = (1 << (8 * asz)) - 1
+    ranges = struct.pack(E + ap * 8, 0, 0x20, top, 0x3080, 0x10, 0x40, 0, 0)
+    units = [
+        (5, [('stmt_list', 'sec_offset', offs[0]), ('comp_dir', 'string', '/c'),
+             ('low_pc', 'addr', 0), ('ranges', 'rnglistx', 0),
+             ('addr_base', 'sec_offset', 8),
+             ('rnglists_base', 'sec_offset', 12)]),
+        (4, [('stmt_list', 'sec_offset', offs[1]), ('comp_dir', 'string', '/c'),
+             ('low_pc', 'addr', 0x2000), ('high_pc', 'data4', 0x100)]),
+        (3, [('stmt_list', 'data4', offs[2]), ('comp_dir', 'string', '/c'),
+             ('low_pc', 'addr', 0x3000), ('ranges', 'data4', 0)]),
+        (5, [('stmt_list', 'sec_offset', offs[4]), ('comp_dir', 'string', '/c'),
+             ('low_pc', low_form, 0), ('high_pc', 'data4', 0x10),
+             ('addr_base', 'sec_offset', 8)]),
+    ]
+    info, abbrev, cu_offs = b'', b'', []
+    for ver, attrs in units:
+        u, ab = info_unit(E, asz, ver, len(abbrev), attrs)
+        cu_offs.append(len(info))
+        info += u
+        abbrev += ab
+    # .debug_aranges: unit B only, [0x2000, 0x2080)
+    hdr = struct.pack(E + 'HIBB', 2, cu_offs[1], asz, 0)
+    hdr += bytes((-(4 + len(hdr))) % (2 * asz))
+    body = hdr + struct.pack(E + ap * 4, 0x2000, 0x80, 0, 0)
+    aranges = struct.pack(E + 'I', len(body)) + body
+    return elf(flavour, [('.debug_line', b''.join(tabs)),
+                         ('.debug_info', info), ('.debug_abbrev', abbrev),
+                         ('.debug_aranges', aranges),
+                         ('.debug_ranges', ranges),
+                         ('.debug_rnglists', rnglists),
+                         ('.debug_addr', debug_addr)])
+
+
+EXPECT_CLIP = [
+    '/c/a.c:1 0x1000', '/c/a.c:1 0x1030 end',
+    '/c/a.c:2 0x1050', '/c/a.c:3 0x1080', '/c/a.c:3 0x1090 end',
+    '/c/a.c:4 0x10c0', '/c/a.c:4 0x10d0 end',
+    '/c/a.c:4 0x10f0', '/c/a.c:4 0x1100 end',
+    '/c/a.c:20 0x1400', '/c/a.c:21 0x1410', '/c/a.c:21 0x1420 end',
+    '/c/a.c:30 0x1600', '/c/a.c:32 0x1620', '/c/a.c:31 0x1640',
+    '/c/a.c:32 0x1680 end',
+    '/c/b.c:1 0x2000', '/c/b.c:1 0x2080 end',
+    '/c/c.c:1 0x3000', '/c/c.c:1 0x3020 end',
+    '/c/c.c:2 0x3090', '/c/c.c:2 0x30c0 end',
+    '/c/e.c:1 0x6000', '/c/e.c:2 0x6008', '/c/e.c:2 0x6010 end',
+]
+# --stats of the clipped tables
+EXPECT_CLIP_STATS = {
+    'info_units': '4', 'info_units_ranges_aranges': '1',
+    'info_units_ranges_die': '3', 'info_units_unreadable': '0',
+    'tables_clipped': '5', 'tables_without_unit': '1',
+    'clip_rows_dropped': '3', 'clip_rows_added': '3',
+    'clip_sequences_dropped': '1', 'clip_sequences_split': '5',
+}
+# addresses of out-of-order rows, where llvm-symbolizer is no oracle
+CLIP_UNSORTED = (0x1600, 0x1680)

@@ -21,3 +21,16 @@ __attribute__((cold, noinline)) int cold_fn(int x)
 {
 	return x / 3 + square(x & 15);
 }
+
+/*
+ * As arm64's ALTERNATIVE does: code in ".subsection 1" lands after the
+ * unit's last function, past its DW_AT_high_pc, yet inside the line table's
+ * sequence for .text, in the span of this asm's row.  addr2line and
+ * llvm-symbolizer answer ?? there; so must lineloc.
+ */
+__attribute__((noinline)) int alt_fn(int x)
+{
+	asm volatile("nop\n\t.subsection 1\n\tnop\n\tnop\n\tnop\n\tnop\n\t"
+		     "nop\n\tnop\n\tnop\n\tnop\n\t.previous" ::: "memory");
+	return x + 1;
+}
