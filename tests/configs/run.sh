@@ -18,7 +18,7 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 		else
 			fail=$((fail + 1))
 			echo "FAIL $a $c: $(grep -m1 'error:' <<< "$out" || tail -1 <<< "$out")"
-			sed 's/^/  | /' <<< "$out" | tail -12
+			printf '%s\n' "$out" | tail -12 | sed 's/^/  | /'
 		fi
 	done
 done
