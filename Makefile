@@ -66,7 +66,7 @@ test-reproducible: prepare
 	$(Q)matrix/reproducible.sh $(ARCH)
 
 build-configs: prepare
-	$(Q)tests/configs/run.sh
+	$(Q)BUILD_ONLY_ALL=1 tests/configs/run.sh
 
 bisect-check: prepare
 	$(Q)matrix/bisect-check.sh $(ARCH)

@@ -104,6 +104,12 @@ kmake -j"$(nproc)" all > "$RESULTS/build-$variant.log" 2>&1 || {
 }
 [ -f "$OBJ/$IMAGE" ] || die "build produced no $IMAGE"
 log "kernel built in $(( $(date +%s) - start )) s"
+# The tree builds warning-free with the option off and on, as the
+# build-only configurations must.
+if grep -E '(warning|error):' "$RESULTS/build-$variant.log" > "$RESULTS/build-$variant.warnings"; then
+	sed 's/^/  /' "$RESULTS/build-$variant.warnings" | head -20 >&2
+	die "line locations $variant: $(wc -l < "$RESULTS/build-$variant.warnings") warnings (log: $RESULTS/build-$variant.log)"
+fi
 # Keep this variant's artifacts aside: the other variant rebuilds in place.
 out=$OBJ/variant-$variant
 mkdir -p "$out"
