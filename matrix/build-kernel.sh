@@ -11,6 +11,15 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_arch "$1"
 cfg_name=${2:-}
+
+# no_warnings LOG WHAT: fail, listing them, when a build log has compiler or
+# linker warnings (every build of the matrix must be warning-free).
+no_warnings() {
+	if grep -E '(warning|error):' "$1" > "$1.warnings"; then
+		sed 's/^/  /' "$1.warnings" | head -20 >&2
+		die "$2: $(wc -l < "$1.warnings") warnings (log: $1)"
+	fi
+}
 if [ -n "$cfg_name" ]; then
 	cfg_file=${ARCH_DIR:-$top/arch-configs}/build-only/$cfg_name.config
 	[ -f "$cfg_file" ] || die "no build-only configuration $cfg_file"
@@ -66,10 +75,7 @@ if [ -n "$cfg_name" ]; then
 		die "kernel build ($cfg_name) failed (log: $blog)"
 	}
 	log "kernel built in $(( $(date +%s) - start )) s"
-	if grep -E '(warning|error):' "$blog" > "$blog.warnings"; then
-		sed 's/^/  /' "$blog.warnings" | head -20 >&2
-		die "$cfg_name: $(wc -l < "$blog.warnings") warnings (log: $blog)"
-	fi
+	no_warnings "$blog" "$cfg_name"
 	log "$cfg_name: no warnings"
 	exit 0
 fi
@@ -106,10 +112,7 @@ kmake -j"$(nproc)" all > "$RESULTS/build-$variant.log" 2>&1 || {
 log "kernel built in $(( $(date +%s) - start )) s"
 # The tree builds warning-free with the option off and on, as the
 # build-only configurations must.
-if grep -E '(warning|error):' "$RESULTS/build-$variant.log" > "$RESULTS/build-$variant.warnings"; then
-	sed 's/^/  /' "$RESULTS/build-$variant.warnings" | head -20 >&2
-	die "line locations $variant: $(wc -l < "$RESULTS/build-$variant.warnings") warnings (log: $RESULTS/build-$variant.log)"
-fi
+no_warnings "$RESULTS/build-$variant.log" "line locations $variant"
 # Keep this variant's artifacts aside: the other variant rebuilds in place.
 out=$OBJ/variant-$variant
 mkdir -p "$out"
