@@ -4,6 +4,8 @@
 #
 #   make matrix               build and boot all four arches, judge each
 #   make ARCH=arm64 qemu-test one arch
+#   make ARCH=arm64 boot      boot the kernel qemu-test built (CONFIG=on|off)
+#                             with qemu/boot.py, and judge the boot
 #   make prepare              unpack linux-source + series/ into $(BUILD)/src/linux
 #   make series-export        write that tree's commits back into series/
 #   make sync-lineloc         copy hosttool/ into the lineloc patch (one source)
@@ -14,15 +16,17 @@
 #   make ARCH=... bisect-check       build and boot each patch of the series
 #   make build-configs        build-only configurations (KALLSYMS=n, DEBUG_INFO=n)
 #
-# Variables: ARCH= (x86_64 i386 arm arm64), ARCHES= (for matrix), BUILD=
+# Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
+# in arch-configs/common.facts), BUILD=
 # (default build/; CI sets a fixed path so that ccache hits across clones),
 # DWARF=4|5 (default 5), V=1 shows the commands.
 
 ARCH ?= x86_64
-ARCHES ?= x86_64 i386 arm arm64
+ARCHES ?= $(shell python3 matrix/cell.py arches)
+CONFIG ?= on
 BUILD ?= build
 V ?= 0
-export BUILD V DWARF
+export BUILD V DWARF ARCHES
 
 ifeq ($(V),1)
 Q :=
@@ -30,16 +34,16 @@ else
 Q := @
 endif
 
-.PHONY: all matrix qemu-test kernel prepare series-export sync-lineloc test bench lint \
+.PHONY: all matrix qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
 	test-judge test-faults test-reproducible bisect-check bench-link build-configs clean help
 
 all: matrix
 
 help:
-	@sed -n '3,18p' Makefile
+	@sed -n '3,/^$$/p' Makefile
 
 prepare:
-	$(Q)matrix/prepare-tree.sh $(BUILD)/src/linux
+	$(Q)scripts/prepare-tree.sh $(BUILD)/src/linux
 
 matrix: prepare
 	$(Q)matrix/matrix.sh $(ARCHES)
@@ -47,14 +51,19 @@ matrix: prepare
 qemu-test: prepare
 	$(Q)matrix/matrix.sh $(ARCH)
 
+boot:
+	$(Q)qemu/boot.py --arch $(ARCH) --config $(CONFIG) \
+		--kernel-dir $(BUILD)/$(ARCH)/variant-$(CONFIG) --out-dir $(BUILD)/boot/$(ARCH)
+	$(Q)python3 matrix/judge.py $(BUILD)/boot/$(ARCH)/cell.json
+
 kernel: prepare
 	$(Q)matrix/build-kernel.sh $(ARCH)
 
 series-export:
-	$(Q)matrix/series-export.sh $(BUILD)/src/linux
+	$(Q)scripts/series-export.sh $(BUILD)/src/linux
 
 sync-lineloc: prepare
-	$(Q)matrix/sync-lineloc.sh $(BUILD)/src/linux
+	$(Q)scripts/sync-lineloc.sh $(BUILD)/src/linux
 
 test:
 	$(Q)tests/run.sh
@@ -63,16 +72,16 @@ test-judge:
 	$(Q)tests/judge/run.sh
 
 test-reproducible: prepare
-	$(Q)matrix/reproducible.sh $(ARCH)
+	$(Q)tests/ondemand/reproducible.sh $(ARCH)
 
 build-configs: prepare
 	$(Q)BUILD_ONLY_ALL=1 tests/configs/run.sh
 
 bisect-check: prepare
-	$(Q)matrix/bisect-check.sh $(ARCH)
+	$(Q)tests/ondemand/bisect-check.sh $(ARCH)
 
 bench-link: prepare
-	$(Q)matrix/bench-link.sh $(ARCH)
+	$(Q)tests/ondemand/bench-link.sh $(ARCH)
 
 test-faults: prepare
 	$(Q)tests/faults/run.sh

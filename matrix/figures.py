@@ -15,6 +15,8 @@ import json
 import os
 import sys
 
+import cell
+
 ROWS = [
     ('vmlinux text+data (size)', lambda f: f.get('text', 0) + f.get('data', 0), 'bytes'),
     ('kernel image file', lambda f: f.get('image'), 'bytes'),
@@ -36,10 +38,8 @@ def main():
     out = ['| arch | figure | off | on | on - off | on / off |', '|---|---|---|---|---|---|']
     data = {}
     for arch in arches:
-        try:
-            with open(os.path.join(results, arch, 'result.json')) as f:
-                figs = json.load(f).get('figures', {})
-        except (OSError, ValueError):
+        figs = cell.cell_result(results, arch)['figures']
+        if not figs:
             continue
         off, on = figs.get('off', {}), figs.get('on', {})
         data[arch] = figs

@@ -21,41 +21,16 @@ import re
 import subprocess
 import sys
 
-INIT = 'lltest-init: '
-SUCCESS = INIT + 'ALL DONE'
-RESTART = re.compile(r'reboot: (Restarting system|Power down)')
-PANIC = re.compile(r'Kernel panic - not syncing')
-TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
-FIRES = re.compile(r'^lltest: (\w+) fires at (\S+):(\d+)$')
-# sym+0xoff/0xsize [module]: how %pS, %pSb, %pB and %pBb print a frame.
-FRAME = re.compile(r'([A-Za-z_.$][\w.$]*)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[(\w+)\])?')
-WARNING = re.compile(r'WARNING: CPU: \d+ PID: \d+ at (\S+):(\d+) ' + FRAME.pattern)
-# Where each arch's oops report prints the faulting PC.
-FAULT_PC = re.compile(r'(?:RIP: [0-9a-f]{4}:|EIP: |pc : |PC is at )' + FRAME.pattern)
-# x86 "Oops: 0002 [#1]", arm64 "Internal error: Oops: ... [#1]", arm
-# "Internal error: Oops: 805 [#1]" or, for a domain fault, "Internal error: : 81b [#1]".
-OOPS = re.compile(r'(\bOops: |Internal error: ).*\[#\d+\]')
+import cell as cells
+from console import (INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
+                     TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, COSTS,
+                     MEMORY, READ_KALLSYMS, fault_pc, kallsyms_listing, kunit_results, read,
+                     trace_frames)
+
 CHAIN = ['lltest_fire', 'lltest_chain_b', 'lltest_chain_a', 'lltest_write']
-TRIGGER_WRITE = re.compile(r'^write /sys/kernel/debug/lltest/(\w+) ')
-LKDTM_WRITE = re.compile(r'^write /sys/kernel/debug/provoke-crash/DIRECT (\w+)')
-# A frame with its source location: sym+0xoff/0xsize [module] (path:line)
-LOCATED = re.compile(FRAME.pattern + r' \(([^()\s]+):(\d+)\)')
-# The lines of a backtrace: a frame alone (x86, arm64: "? " marks a guess),
-# or arm's "callee [mod] from caller+off/size [mod]".
-TRACE_LINE = re.compile(r'^\s*(?:\? )?(?:[\w.$]+(?: \[\w+\])? from )?(?=[A-Za-z_.$][\w.$]*\+0x)')
-# What each LKDTM crash type must produce, whatever the arch.
-LKDTM_REPORT = {'WARNING': re.compile(r'WARNING: CPU'),
-                'EXCEPTION': OOPS,
-                'BUG': re.compile(r'kernel BUG at')}
-KUNIT_SUITE = 'kallsyms_line_loc'
-COSTS = re.compile(r'kallsyms costs: lookup_name (\d+) ns, on_each_symbol walk (\d+) us, '
-                   r'sprint_backtrace (\d+) ns')
-MEMORY = re.compile(r'Memory: (\d+)K/(\d+)K available \((\d+)K kernel code, (\d+)K rwdata, '
-                    r'(\d+)K rodata, (\d+)K init')
-READ_KALLSYMS = re.compile(r'^lltest-init: read /proc/kallsyms: (\d+) bytes, (\d+) lines in (\d+) us')
 # The series' own functions: the only lines that /proc/kallsyms may gain
-# when CONFIG_KALLSYMS_LINE_LOCATIONS is turned on (matrix/kallsyms-extra.txt).
-EXTRA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'kallsyms-extra.txt')
+# when CONFIG_KALLSYMS_LINE_LOCATIONS is turned on (matrix/data/kallsyms-extra.txt).
+EXTRA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'kallsyms-extra.txt')
 
 
 class Cell:
@@ -68,10 +43,6 @@ class Cell:
         print('[%s] %s %s%s' % (self.arch, 'ok  ' if ok else 'FAIL', name,
                                 ': ' + detail if detail else ''))
         return ok
-
-
-def clean(lines):
-    return [TIMESTAMP.sub('', l.rstrip('\r\n')) for l in lines]
 
 
 def planned_triggers(plan):
@@ -93,7 +64,7 @@ class Oracle:
     """Source line of a module address: the target's addr2line -j .text
     (it applies the target's REL/RELA relocations) and llvm-symbolizer."""
 
-    def __init__(self, ko, addr2line, nm, thumb):
+    def __init__(self, ko, addr2line, nm, objdump, thumb):
         self.ko, self.addr2line = ko, addr2line
         self.syms = {}
         self.text = []          # (value, name) of the functions in .text
@@ -105,7 +76,6 @@ class Oracle:
                 # a Thumb function's symbol carries bit 0; elsewhere (x86
                 # at -Os) a function may start at an odd address
                 self.syms[parts[2]] = int(parts[0], 16) & ~(1 if thumb else 0)
-        objdump = nm[:-2] + 'objdump' if nm.endswith('nm') else 'objdump'
         out = subprocess.run([objdump, '-t', ko], capture_output=True, text=True).stdout
         for line in out.splitlines():
             m = re.match(r'^([0-9a-f]+) .{6}F \.text\s+[0-9a-f]+ (\S+)$', line)
@@ -141,52 +111,13 @@ class Oracle:
         return addr, a2l, self._first(llvm)
 
 
-def trace_frames(lines, syms, interrupted_pc, first_frame_pc):
-    """The frames that lines print, in order: (line index, match, exact),
-    exact for a pc looked up as is, else a return address (looked up at
-    the call).  A pc is: a faulting-PC line (x86 RIP:/EIP:, arm64 pc :,
-    arm PC is at), the first frame of an arm64 trace from registers, and,
-    where the arch prints the interrupted pc as a trace frame
-    (interrupted_pc == 'trace': arm, arm64), the frame after exception
-    entry code.  On arm a line "callee from caller" follows the callee."""
-    out = []
-    pc_seen = first_exact = False
-    prev = None             # the function the walk was in just before
-    for i, l in enumerate(lines):
-        if 'pc : ' in l:
-            pc_seen = True
-        if re.search(r'Call [Tt]race:', l):
-            first_exact, pc_seen, prev = first_frame_pc and pc_seen, False, None
-            continue
-        pcl = FAULT_PC.search(l)
-        if pcl:
-            m = FRAME.search(l, pcl.start() + pcl.group(0).index(pcl.group(1)))
-            if m:
-                out.append((i, m, True))
-            continue
-        t = TRACE_LINE.match(l)
-        m = FRAME.match(l, t.end()) if t else None
-        if not m:
-            continue
-        callee = re.match(r'^\s*(?:\? )?([\w.$]+)(?: \[\w+\])? from ', l)
-        if callee:
-            prev = callee.group(1)
-        exact = first_exact or (interrupted_pc == 'trace' and prev is not None and
-                                syms.in_entry_text(prev))
-        first_exact = False
-        out.append((i, m, exact))
-        prev = m.group(1)
-    return out
-
-
 def judge_interrupted(cell, seg, syms, oracle, a):
     """The probe trigger's backtrace crosses the breakpoint exception: the
     frame after it is the pc where the probe hit, at the first instruction
     of a function (lltest_probed, or lltest_target where the branch was
     simulated before the handler ran); it must print as that pc, and the
     check must be able to fail: the pc - 1 lies in another function."""
-    frames = [(m, exact) for _, m, exact in trace_frames(seg, syms, a.interrupted_pc,
-                                                         a.first_frame_pc)
+    frames = [(m, exact) for _, m, exact in trace_frames(seg, a.facts, syms.in_entry_text)
               if m.group(4) == 'lltest' and m.group(1) in ('lltest_probed', 'lltest_target')]
     pcs = [m for m, exact in frames if exact]
     ok = len(pcs) == 1 and int(pcs[0].group(2), 16) == 0
@@ -246,7 +177,7 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
     elif name == 'oops':
         cell.check('%s: Oops report' % name, any(OOPS.search(l) for l in seg),
                    next((l for l in seg if OOPS.search(l)), 'no Oops line'))
-        pcs = [FAULT_PC.search(l) for l in seg]
+        pcs = [fault_pc(a.facts).search(l) for l in seg]
         pcs = [x for x in pcs if x]
         if cell.check('%s: faulting PC' % name, pcs and pcs[0].group(1) == CHAIN[0],
                       pcs[0].group(0) if pcs else 'no faulting-PC line'):
@@ -387,7 +318,7 @@ def judge_locations(cell, lines, a, figures):
     under the module's triggers are located."""
     syms = Symbols(a.vmlinux, a.nm)
     frames = []          # (line index, sym, off, size, exact, printed location or None)
-    for i, m, exact in trace_frames(lines, syms, a.interrupted_pc, a.first_frame_pc):
+    for i, m, exact in trace_frames(lines, a.facts, syms.in_entry_text):
         if m.group(4):          # a module frame: not located yet
             continue
         loc = LOCATED.match(lines[i], m.start())
@@ -442,9 +373,20 @@ def judge_common(cell, lines, a, figures):
     tp = [l for l in lines if l.startswith('test_printf: ')]
     cell.check('test_printf', any(re.match(r'test_printf: all \d+ tests passed', l) for l in tp),
                next((l for l in tp if 'passed' in l or 'failed' in l), 'no result'))
-    ku = [l.strip() for l in lines if re.match(r'\s*(not )?ok \d+ %s\b' % KUNIT_SUITE, l)]
-    cell.check('KUnit %s' % KUNIT_SUITE, len(ku) == 1 and ku[0].startswith('ok'),
-               ku[0] if ku else 'suite result not seen')
+    # KTAP through the tree's own parser: the suite, then each of its cases
+    try:
+        suites = kunit_results(lines, a.src)
+    except ImportError as e:
+        suites = None
+        cell.check('KUnit %s' % KUNIT_SUITE, False, str(e))
+    if suites is not None:
+        status, cases = suites.get(KUNIT_SUITE, ('not seen', []))
+        cell.check('KUnit %s' % KUNIT_SUITE, status == 'SUCCESS' and cases,
+                   '%s, %d cases' % (status, len(cases)))
+        # with the option off, cases that need line locations skip
+        for name, st in cases:
+            cell.check('KUnit %s: %s' % (KUNIT_SUITE, name),
+                       st == 'SUCCESS' or (st == 'SKIPPED' and a.variant == 'off'), st)
     for l in lines:
         m = COSTS.search(l)
         if m:
@@ -460,35 +402,28 @@ def judge_common(cell, lines, a, figures):
             figures['proc_kallsyms_lines'], figures['proc_kallsyms_read_us'] = \
                 int(m.group(2)), int(m.group(3))
     if a.vmlinux:
-        size = a.nm[:-2] + 'size' if a.nm.endswith('nm') else 'size'
-        out = subprocess.run([size, a.vmlinux], capture_output=True, text=True).stdout.split('\n')
+        out = subprocess.run([a.size, a.vmlinux], capture_output=True, text=True).stdout.split('\n')
         if len(out) > 1 and out[1].split():
             t, d, b = out[1].split()[:3]
             figures['text'], figures['data'], figures['bss'] = int(t), int(d), int(b)
-        img = os.path.join(os.path.dirname(a.vmlinux), 'image')
-        if os.path.exists(img):
-            figures['image'] = os.path.getsize(img)
+        if a.image and os.path.exists(a.image):
+            figures['image'] = os.path.getsize(a.image)
     # /proc/kallsyms without addresses, for the comparison of the variants
-    if a.out:
-        try:
-            b = lines.index(INIT + 'begin /proc/kallsyms')
-            e = lines.index(INIT + 'end /proc/kallsyms')
-            # a printk that cut in mid-line is dropped with its timestamp
-            listing = [re.sub(r'\[\s*\d+\.\d+\].*$', '', l) for l in lines[b + 1:e]]
-            listing = [l for l in listing if l]
-            with open(os.path.join(os.path.dirname(a.out), 'kallsyms.txt'), 'w') as f:
-                f.write('\n'.join(listing) + '\n')
-        except ValueError:
-            pass
+    listing = kallsyms_listing(lines)
+    if a.out and listing is not None:
+        with open(os.path.join(os.path.dirname(a.out), 'kallsyms.txt'), 'w') as f:
+            f.write('\n'.join(listing) + '\n')
 
 
-def merge(a):
-    """One cell from its variants' results, and the checks between them."""
+def merge(out, paths, seconds):
+    """One cell from its configurations' results, and the checks between
+    them."""
     parts = []
-    for p in a.merge:
-        with open(p) as f:
-            parts.append((os.path.basename(os.path.dirname(p)), json.load(f), os.path.dirname(p)))
-    cell = Cell(a.arch)
+    for p in paths:
+        r = cells.read_result(p)
+        parts.append((r['config'], r, os.path.dirname(p)))
+    arch = parts[0][1]['arch']
+    cell = Cell(arch)
     checks, figures = [], {}
     for v, r, _ in parts:
         checks += [dict(c, name='%s: %s' % (v, c['name'])) for c in r['checks']]
@@ -521,73 +456,50 @@ def merge(a):
                        len(off), len(on), ' '.join(d.replace(' ', '') for d in diff) or 'none',
                        '; NOT ALLOWED: ' + ' '.join(bad[:8]) if bad else ''))
         checks += cell.checks
-    res = {'arch': a.arch, 'build': 'ok', 'seconds': a.seconds, 'checks': checks,
-           'figures': figures}
-    res['boot'] = 'ok' if all(r['boot'] == 'ok' for _, r, _ in parts) else \
-        next(r['boot'] for _, r, _ in parts if r['boot'] != 'ok')
-    failed = [c for c in checks if not c['ok']]
-    res['tests_total'], res['tests_passed'] = len(checks), len(checks) - len(failed)
-    res['reason'] = next((r['reason'] for _, r, _ in parts if r['reason']), '') or \
-        ('%s: %s' % (failed[0]['name'], failed[0]['detail']) if failed else '')
-    with open(a.out, 'w') as f:
-        json.dump(res, f, indent=1)
-    return 1 if failed else 0
+    boot = next((r['boot'] for _, r, _ in parts if r['boot'] != 'ok'), 'ok')
+    build = next((r['build'] for _, r, _ in parts if r['build'] != 'ok'), 'ok')
+    reason = next((r['reason'] for _, r, _ in parts if r['reason']), '')
+    res = cells.result(arch, '+'.join(v for v, _, _ in parts), checks, figures,
+                       build=build, boot=boot, reason=reason,
+                       seconds=seconds)
+    cells.write_result(out, res)
+    return 0 if res['green'] else 1
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--arch', required=True)
-    ap.add_argument('--out', required=True)
-    ap.add_argument('--seconds', type=int, default=0)
-    ap.add_argument('--fail', help='stage that failed before boot (build)')
-    ap.add_argument('--reason', default='')
-    ap.add_argument('--console')
-    ap.add_argument('--plan')
-    ap.add_argument('--qemu-rc', type=int, default=0)
-    ap.add_argument('--timeout', type=int, default=0)
-    ap.add_argument('--module')
-    ap.add_argument('--addr2line', default='addr2line')
-    ap.add_argument('--nm', default='nm')
-    ap.add_argument('--warn-pc', choices=('trap', 'return'), default='trap')
-    ap.add_argument('--thumb', action='store_true',
-                    help='return addresses may carry the Thumb bit')
-    ap.add_argument('--variant', choices=('off', 'on'))
-    ap.add_argument('--vmlinux')
-    ap.add_argument('--strip', action='append', default=[],
-                    help='path prefix to drop from llvm-symbolizer paths')
-    ap.add_argument('--first-frame-pc', action='store_true',
-                    help='a trace from a register dump starts at the pc, as is')
-    ap.add_argument('--interrupted-pc', choices=('regs', 'trace'), default='regs',
-                    help='where an exception inside a backtrace prints the interrupted pc: '
-                    'in a register dump (x86), or as the frame after the entry code')
-    ap.add_argument('--merge', nargs='+', help='variant results to merge')
-    a = ap.parse_args()
-    if a.merge:
-        return merge(a)
+class Run:
+    """What the judge knows of a boot: its cell record (qemu/boot.py wrote
+    it) and the arch facts the record carries."""
 
-    res = {'arch': a.arch, 'build': 'ok', 'boot': '-', 'tests_passed': 0,
-           'tests_total': 0, 'seconds': a.seconds, 'reason': '', 'checks': []}
-    if a.fail:
-        res.update(build='FAIL' if a.fail == 'build' else 'ok',
-                   boot='-' if a.fail == 'build' else 'FAIL', reason=a.reason)
-        res['checks'] = [{'name': a.fail, 'ok': False, 'detail': a.reason}]
-        json.dump(res, open(a.out, 'w'), indent=1)
-        return 1
+    def __init__(self, rec, out):
+        self.rec, self.out = rec, out
+        self.facts = rec['facts']
+        self.arch, self.variant = rec['arch'], rec['config']
+        self.console = rec['console']
+        self.plan = rec.get('plan') or None
+        self.module = rec.get('module') or None
+        self.vmlinux = rec.get('vmlinux') or None
+        self.image = rec.get('image') or None
+        self.strip = rec.get('strip', [])
+        self.src = rec.get('src', '')
+        self.qemu_rc, self.timed_out = rec.get('qemu_rc', 0), rec.get('timed_out', False)
+        self.timeout, self.missing = rec.get('timeout', 0), rec.get('missing', '')
+        self.seconds = rec.get('seconds', 0)
+        self.nm, self.addr2line = cells.tool(self.facts, 'nm'), cells.tool(self.facts, 'addr2line')
+        self.objdump, self.size = cells.tool(self.facts, 'objdump'), cells.tool(self.facts, 'size')
+        self.thumb = bool(self.facts['THUMB'])
+        self.warn_pc = self.facts['WARN_PC']
 
-    cell = Cell(a.arch)
-    try:
-        with open(a.console, errors='replace') as f:
-            lines = clean(f.readlines())
-    except OSError as e:
-        lines = []
-        print('[%s] cannot read console log: %s' % (a.arch, e))
+
+def boot_verdict(a, lines):
+    """Why the boot failed, or '' for a boot that reached the success
+    marker and restarted the guest by itself."""
     init_lines = [l for l in lines if l.startswith(INIT)]
     last_init = init_lines[-1] if init_lines else None
     panics = [l for l in lines if PANIC.search(l)]
     success = [i for i, l in enumerate(lines) if l == SUCCESS]
-
-    reason = ''
-    if a.qemu_rc in (124, 137):
+    if a.missing:
+        return '%s not found (scripts/install-deps.sh installs it)' % a.missing
+    if a.timed_out:
         reason = 'QEMU timed out after %ds' % a.timeout
         if not lines:
             reason += ', no console output (wrong console?)'
@@ -595,24 +507,36 @@ def main():
             reason += ', last init line: ' + last_init[len(INIT):]
         else:
             reason += ', init never spoke; last line: ' + lines[-1][:80]
-    elif panics:
-        reason = 'unplanned panic: ' + panics[0][:100]
-    elif not lines:
-        reason = 'no console output (QEMU exit %d)' % a.qemu_rc
-    elif not success:
-        reason = 'success marker not reached; last init line: %s' % (
+        return reason
+    if panics:
+        return 'unplanned panic: ' + panics[0][:100]
+    if not lines:
+        return 'no console output (QEMU exit %d)' % a.qemu_rc
+    if not success:
+        return 'success marker not reached; last init line: %s' % (
             last_init[len(INIT):] if last_init else '(none)')
-    elif not any(RESTART.search(l) for l in lines[success[0]:]):
-        reason = 'no guest restart after the success marker'
-    elif a.qemu_rc != 0:
-        reason = 'QEMU exited %d' % a.qemu_rc
+    if not any(RESTART.search(l) for l in lines[success[0]:]):
+        return 'no guest restart after the success marker'
+    if a.qemu_rc != 0:
+        return 'QEMU exited %d' % a.qemu_rc
+    return ''
+
+
+def judge(a):
+    cell = Cell(a.arch)
+    try:
+        lines = read(a.console)
+    except OSError as e:
+        lines = []
+        print('[%s] cannot read console log: %s' % (a.arch, e))
+    reason = boot_verdict(a, lines)
     cell.check('boot', not reason, reason or 'marker reached, guest restarted')
-    res['boot'] = 'ok' if not reason else ('timeout' if a.qemu_rc in (124, 137) else 'FAIL')
+    boot = 'ok' if not reason else ('timeout' if a.timed_out else 'FAIL')
 
     oracle = None
     if a.module:
         try:
-            oracle = Oracle(a.module, a.addr2line, a.nm, a.thumb)
+            oracle = Oracle(a.module, a.addr2line, a.nm, a.objdump, a.thumb)
         except (OSError, subprocess.CalledProcessError) as e:
             cell.check('module symbols', False, str(e))
     syms = Symbols(a.vmlinux, a.nm) if a.vmlinux else None
@@ -621,24 +545,35 @@ def main():
     if syms and a.plan and any(l.startswith('writesym ') for l in open(a.plan)):
         judge_loc(cell, lines, a, syms)
     figures = {}
-    if a.variant and lines:
+    if a.vmlinux and lines:
         judge_common(cell, lines, a, figures)
         if a.variant == 'on':
             judge_locations(cell, lines, a, figures)
         else:
             loc = [l for l in lines if LOCATED.search(l)]
             cell.check('no locations with the option off', not loc, loc[0] if loc else '')
-    res['figures'] = figures
+    res = cells.result(a.arch, a.variant, cell.checks, figures, boot=boot,
+                       seconds=a.seconds, reason=reason)
+    cells.write_result(a.out, res)
+    return 0 if res['green'] else 1
 
-    res['checks'] = cell.checks
-    failed = [c for c in cell.checks if not c['ok']]
-    res['tests_total'] = len(cell.checks)
-    res['tests_passed'] = len(cell.checks) - len(failed)
-    res['reason'] = reason or ('%s: %s' % (failed[0]['name'], failed[0]['detail'])
-                               if failed else '')
-    with open(a.out, 'w') as f:
-        json.dump(res, f, indent=1)
-    return 1 if failed else 0
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('record', nargs='?', help='the cell record (cell.json) of one boot')
+    ap.add_argument('--out', help='the result (default: result.json beside the record)')
+    ap.add_argument('--merge', nargs='+', metavar='RESULT',
+                    help='merge the configurations\' results of one cell into --out')
+    ap.add_argument('--seconds', type=int, default=0, help='with --merge: the cell\'s time')
+    a = ap.parse_args()
+    if a.merge:
+        if not a.out or a.record:
+            ap.error('--merge takes --out and no record')
+        return merge(a.out, a.merge, a.seconds)
+    if not a.record:
+        ap.error('no cell record')
+    rec = cells.read_record(a.record)
+    return judge(Run(rec, a.out or os.path.join(os.path.dirname(a.record), 'result.json')))
 
 
 if __name__ == '__main__':

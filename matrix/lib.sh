@@ -8,44 +8,21 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$(realpath -m "$BUILD")
 SRC=$BUILD/src/linux
 RESULTS_ROOT=$(realpath -m "${RESULTS_ROOT:-$BUILD/results}")
-ALL_ARCHES="x86_64 i386 arm arm64"
+ALL_ARCHES=$(python3 "$top/matrix/cell.py" arches)
 
 log() { printf '[%s] %s\n' "${ARCH_NAME:-matrix}" "$*"; }
 die() { printf '[%s] error: %s\n' "${ARCH_NAME:-matrix}" "$*" >&2; exit 1; }
 vrun() { [ "${V:-0}" = 1 ] && printf '+ %s\n' "$*" >&2; "$@"; }
 
-# load_arch ARCH: set KARCH, CROSS_COMPILE, IMAGE, QEMU, ... from the
-# arch file, and ARCH_FRAGMENT to the file's CONFIG_ lines.  The file is
-# parsed, never sourced: only KEY=value and CONFIG_ lines are allowed.
+# load_arch ARCH [CONFIG]: set KARCH, CROSS_COMPILE, IMAGE, QEMU, ... and
+# ARCH_FRAGMENT (the arch's CONFIG_ lines) from the arch facts, which
+# matrix/cell.py alone parses (common.facts under <arch>.arch; ARCH_DIR may
+# name another folder of them: tests/faults plants faults that way).  Its
+# output is shell-quoted assignments, so eval runs nothing from the files.
 load_arch() {
-	# ARCH_DIR may name another folder of arch files (tests/faults plants
-	# faults that way); RESULTS_ROOT moves the results.
-	local f=${ARCH_DIR:-$top/arch-configs}/$1.arch line key val n=0
-	[ -f "$f" ] || die "no arch file $f (arches: $ALL_ARCHES)"
-	ARCH_NAME=$1
-	ARCH_FRAGMENT=
-	for key in KARCH CROSS_COMPILE IMAGE QEMU QEMU_MACHINE QEMU_CPU CONSOLE \
-		   MEMORY TIMEOUT UNWINDER LLVM_TARGET WARN_PC INTERRUPTED_PC THUMB FIRST_FRAME_PC BUILD_ONLY; do
-		unset "$key"
-	done
-	while IFS= read -r line || [ -n "$line" ]; do
-		n=$((n + 1))
-		case "$line" in
-		''|'#'*) continue ;;
-		CONFIG_*=*) ARCH_FRAGMENT+="$line"$'\n' ;;
-		[A-Z]*=*)
-			key=${line%%=*}
-			val=${line#*=}
-			[[ $key =~ ^[A-Z_]+$ ]] || die "$f:$n: bad key '$key'"
-			printf -v "$key" '%s' "$val"
-			;;
-		*) die "$f:$n: not KEY=value: $line" ;;
-		esac
-	done < "$f"
-	for key in KARCH IMAGE QEMU QEMU_MACHINE CONSOLE MEMORY TIMEOUT UNWINDER WARN_PC INTERRUPTED_PC; do
-		[ -n "${!key:-}" ] || die "$f: $key is not set"
-	done
-	: "${CROSS_COMPILE:=}" "${QEMU_CPU:=}" "${LLVM_TARGET:=}" "${THUMB:=}" "${FIRST_FRAME_PC:=}" "${BUILD_ONLY:=}"
+	local facts
+	facts=$(python3 "$top/matrix/cell.py" facts "$@") || die "cannot load the facts of $1"
+	eval "$facts"
 	OBJ=$BUILD/$ARCH_NAME
 	RESULTS=$RESULTS_ROOT/$ARCH_NAME
 }

@@ -4,55 +4,38 @@
 
 usage: report.py RESULTS_DIR ARCH...
 
-Reads RESULTS_DIR/ARCH/result.json (written by matrix/judge.py); an arch
-without one is reported as not run.  Exit status 0 only if every cell is
-green.
+Reads RESULTS_DIR/ARCH/result.json (matrix/cell.py's schema); an arch
+without one is reported red, as not run.  Exit status 0 only if every cell
+is green.
 """
 import json
 import os
 import subprocess
 import sys
-from xml.sax.saxutils import escape, quoteattr
+import xml.etree.ElementTree as ET
 
-
-def load(results, arch):
-    try:
-        with open(os.path.join(results, arch, 'result.json')) as f:
-            r = json.load(f)
-    except (OSError, ValueError) as e:
-        r = {'arch': arch, 'build': '?', 'boot': '?', 'tests_passed': 0,
-             'tests_total': 0, 'seconds': 0, 'checks': [],
-             'reason': 'no result (%s)' % e.__class__.__name__}
-    r['green'] = bool(r['checks']) and all(c['ok'] for c in r['checks'])
-    return r
+import cell
 
 
 def junit(cells):
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="matrix">']
+    root = ET.Element('testsuites', name='matrix')
     for r in cells:
         fails = sum(1 for c in r['checks'] if not c['ok'])
-        out.append('  <testsuite name=%s tests="%d" failures="%d" time="%d">' % (
-            quoteattr(r['arch']), max(len(r['checks']), 1),
-            fails if r['checks'] else 1, r['seconds']))
-        if not r['checks']:
-            out.append('    <testcase classname=%s name="run"><failure message=%s/></testcase>'
-                       % (quoteattr(r['arch']), quoteattr(r['reason'])))
+        suite = ET.SubElement(root, 'testsuite', name=r['arch'], tests=str(len(r['checks'])),
+                              failures=str(fails), time=str(r['seconds']))
         for c in r['checks']:
-            tc = '    <testcase classname=%s name=%s' % (quoteattr(r['arch']),
-                                                        quoteattr(c['name']))
-            if c['ok']:
-                out.append(tc + '/>')
-            else:
-                out.append(tc + '><failure message=%s>%s</failure></testcase>'
-                           % (quoteattr(c['detail']), escape(c['detail'])))
-        out.append('  </testsuite>')
-    out.append('</testsuites>')
-    return '\n'.join(out) + '\n'
+            tc = ET.SubElement(suite, 'testcase', classname=r['arch'], name=c['name'])
+            if not c['ok']:
+                ET.SubElement(tc, 'failure', message=c['detail']).text = c['detail']
+    ET.indent(root)
+    return ET.tostring(root, encoding='unicode', xml_declaration=True) + '\n'
 
 
 def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
     results, arches = sys.argv[1], sys.argv[2:]
-    cells = [load(results, a) for a in arches]
+    cells = [cell.cell_result(results, a) for a in arches]
     print()
     print('%-7s | %-5s | %-7s | %-7s | %7s | %s' % ('arch', 'build', 'boot', 'tests',
                                                     'seconds', 'reason'))

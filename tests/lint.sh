@@ -6,9 +6,8 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# shellcheck source=tests/result.sh
+. tests/result.sh
 
 mapfile -t shells < <(git ls-files '*.sh' .ci/run; ls .ci/run 2>/dev/null)
 mapfile -t shells < <(printf '%s\n' "${shells[@]}" | sort -u)
@@ -16,7 +15,7 @@ for f in "${shells[@]}"; do
 	[ -f "$f" ] || continue
 	if out=$(shellcheck -x -P SCRIPTDIR "$f" 2>&1); then ok "shellcheck $f"; else bad "shellcheck $f"; echo "$out" | head -20; fi
 done
-for f in matrix/*.py tests/judge/*.py; do
+for f in matrix/*.py qemu/*.py tests/*.py tests/judge/*.py tests/hosttool/*.py; do
 	[ -f "$f" ] || continue
 	if python3 -m py_compile "$f"; then ok "py_compile $f"; else bad "py_compile $f"; fi
 done
@@ -41,6 +40,18 @@ for f in .github/workflows/*.yml; do
 	rm -rf "$tmp"
 done
 
+# The arch list lives in arch-configs/common.facts; the workflow's job
+# matrix cannot read it, so it must say the same.
+want=$(python3 matrix/cell.py arches)
+got=$(/usr/bin/python3 -c 'import sys, yaml
+print(" ".join(yaml.safe_load(open(sys.argv[1]))["jobs"]["matrix"]["strategy"]["matrix"]["arch"]))' \
+	.github/workflows/ci.yml 2>&1)
+if [ "$want" = "$got" ]; then
+	ok "the workflow's matrix lists the arches of arch-configs/common.facts ($want)"
+else
+	bad "the workflow's matrix lists '$got', arch-configs/common.facts '$want'"
+fi
+
 listed=$(grep -vE '^[[:space:]]*(#|$)' series/series | awk '{print $1}' | sort)
 present=$(for p in series/*.patch; do
 	[ -f "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "${p##*/}"
@@ -59,9 +70,9 @@ if [ -d "$tree/.git" ]; then
 	if git -C "$wt" -c user.name=lint -c user.email=lint@invalid am -q "${pp[@]}" 2>/dev/null; then
 		ok "git am applies the ${#pp[@]} patches of series/ to the pristine tree"
 		if [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" = "$(git -C "$tree" rev-parse 'HEAD^{tree}')" ]; then
-			ok "the result is build/src/linux's HEAD, tree for tree"
+			ok "the result is the prepared tree's HEAD, tree for tree"
 		else
-			bad "series/ applied differs from build/src/linux's HEAD (unexported work? make series-export)"
+			bad "series/ applied differs from $tree's HEAD (unexported work? make series-export)"
 		fi
 	else
 		bad "git am does not apply series/ to the pristine tree"
@@ -79,5 +90,4 @@ if [ -f "$cp" ]; then
 else
 	bad "no kernel tree for checkpatch: run make prepare"
 fi
-echo "lint: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish lint

@@ -2,7 +2,7 @@
 # The test command (make test): every suite in turn, each closing with a line
 # "<suite>: N passed, M failed"; then the totals.  A suite that ends without
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
-# host tool, the build-only configurations, the matrix (four cells),
+# host tool, the build-only configurations, the matrix (a cell per arch of ARCHES, default all),
 # decode_stacktrace.sh on the matrix's logs, planted faults.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +13,7 @@ logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
 suites=(lint judge hosttool configs matrix decode faults)
+arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed"; exit 1; }
 [ -n "${SUITES:-}" ] && read -ra suites <<< "$SUITES"
@@ -34,14 +35,10 @@ for s in "${suites[@]}"; do
 	rc=${PIPESTATUS[0]}
 	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$logdir/$s.log" | tail -1)
 	if [ "$s" = matrix ]; then
-		# the matrix's checks are counted from its summary
-		line=$(python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-c = [x for cell in d["cells"] for x in cell["checks"]]
-n = sum(1 for x in c if x["ok"])
-print("matrix: %d passed, %d failed" % (n, len(c) - n + (4 - len(d["cells"]))))
-' "$(realpath -m "$BUILD")/results/summary.json" 2>/dev/null)
+		# the matrix's checks are counted from its cells' results; a cell
+		# without one counts as a failure
+		# shellcheck disable=SC2086
+		line=$(python3 matrix/cell.py count "$(realpath -m "$BUILD")/results" $arches)
 	fi
 	if [ -z "$line" ]; then
 		line="$s: 0 passed, 1 failed"

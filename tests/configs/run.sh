@@ -9,7 +9,8 @@
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/../../matrix/lib.sh"
-pass=0 fail=0
+# shellcheck source=tests/result.sh
+. "$top/tests/result.sh"
 for a in ${ARCHES:-$ALL_ARCHES}; do
 	load_arch "$a"
 	cfgs=$BUILD_ONLY
@@ -19,14 +20,11 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 	for c in $cfgs; do
 		t0=$(date +%s)
 		if out=$("$top/matrix/build-kernel.sh" "$a" "$c" 2>&1); then
-			pass=$((pass + 1))
-			echo "ok   $a $c: builds without warnings ($(( $(date +%s) - t0 )) s)"
+			ok "$a $c: builds without warnings ($(( $(date +%s) - t0 )) s)"
 		else
-			fail=$((fail + 1))
-			echo "FAIL $a $c: $(grep -m1 'error:' <<< "$out" || tail -1 <<< "$out")"
+			bad "$a $c: $(grep -m1 'error:' <<< "$out" || tail -1 <<< "$out")"
 			printf '%s\n' "$out" | tail -12 | sed 's/^/  | /'
 		fi
 	done
 done
-echo "configs: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish configs

@@ -10,19 +10,18 @@
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/../../matrix/lib.sh"
-pass=0 fail=0
-for a in $ALL_ARCHES; do
+# shellcheck source=tests/result.sh
+. "$top/tests/result.sh"
+for a in ${ARCHES:-$ALL_ARCHES}; do
 	load_arch "$a"
 	log=$RESULTS/on/console.log
 	vmlinux=$OBJ/variant-on/vmlinux
 	if [ ! -f "$log" ] || [ ! -f "$vmlinux" ]; then
-		echo "FAIL $a: no 'on' console log or vmlinux: run the matrix first"
-		fail=$((fail + 1))
+		bad "$a: no 'on' console log or vmlinux: run the matrix first"
 		continue
 	fi
 	in=$RESULTS/on/decode-in.txt
-	tr -d '\r' < "$log" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' |
-		grep -E '\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$' > "$in"
+	python3 "$top/matrix/console.py" located "$log" > "$in"
 	n=$(wc -l < "$in")
 	CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
 		< "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt"
@@ -52,11 +51,9 @@ PY
 )
 	read -r total ok same old_ok bad <<< "$res"
 	if [ "$n" -gt 0 ] && [ "$ok" = "$total" ]; then
-		pass=$((pass + 1))
-		echo "ok   $a: decode_stacktrace.sh decodes $ok/$total located frames ($same to the line the kernel printed; the pristine script decodes $old_ok)"
+		ok "$a: decode_stacktrace.sh decodes $ok/$total located frames ($same to the line the kernel printed; the pristine script decodes $old_ok)"
 	else
-		fail=$((fail + 1))
-		echo "FAIL $a: decode_stacktrace.sh decodes $ok/$total located frames: $bad"
+		bad "$a: decode_stacktrace.sh decodes $ok/$total located frames: $bad"
 	fi
 	# ARM's CONFIG_BACKTRACE_VERBOSE form of the same frames nests the
 	# location: "[<addr>] (callee) from [<addr>] (caller+off/size (path:line))".
@@ -70,14 +67,11 @@ PY
 		verbose=$(grep -oE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt" | sort | md5sum)
 		nv=$(grep -cE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt")
 		if [ "$nv" -gt 0 ] && [ "$plain" = "$verbose" ]; then
-			pass=$((pass + 1))
-			echo "ok   $a: the BACKTRACE_VERBOSE form decodes to the same $nv lines"
+			ok "$a: the BACKTRACE_VERBOSE form decodes to the same $nv lines"
 		else
-			fail=$((fail + 1))
-			echo "FAIL $a: the BACKTRACE_VERBOSE form decodes $nv frames, not as the plain form"
+			bad "$a: the BACKTRACE_VERBOSE form decodes $nv frames, not as the plain form"
 			head -3 "$RESULTS/on/decode-verbose-out.txt"
 		fi
 	fi
 done
-echo "decode: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish decode

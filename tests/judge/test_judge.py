@@ -16,40 +16,39 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-JUDGE = os.path.join(HERE, '..', '..', 'matrix', 'judge.py')
-PLAN = os.path.join(HERE, '..', 'plans', 'lltest.plan')
+TOP = os.path.join(HERE, '..', '..')
+JUDGE = os.path.join(TOP, 'matrix', 'judge.py')
+PLAN = os.path.realpath(os.path.join(TOP, 'qemu', 'plans', 'lltest.plan'))
 LOGS = os.path.join(HERE, 'logs')
-# WARN_PC per arch, as in arch-configs/<arch>.arch
-WARN_PC = {'arm': 'return'}
+sys.path.insert(0, os.path.join(TOP, 'matrix'))
+import cell  # noqa: E402
+import console  # noqa: E402
+sys.path.insert(0, os.path.join(TOP, 'tests'))
+from result import Results  # noqa: E402
 
-passed = failed = 0
-
-
-def result(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
+RESULTS = Results('judge')
+result = RESULTS.check
 
 
-def judge(arch, text, rc=0, timeout=30):
+def judge(arch, text, rc=0, timeout=30, timed_out=False):
+    """Judge @text as the console of a boot of @arch: a cell record as
+    qemu/boot.py writes it, with no kernel or module to check against."""
     with tempfile.TemporaryDirectory() as d:
         log = os.path.join(d, 'console.log')
-        out = os.path.join(d, 'result.json')
         with open(log, 'w') as f:
             f.write(text)
-        p = subprocess.run([sys.executable, JUDGE, '--arch', arch, '--console', log,
-                            '--plan', PLAN, '--qemu-rc', str(rc), '--timeout', str(timeout),
-                            '--warn-pc', WARN_PC.get(arch, 'trap'), '--out', out],
+        cell.write_record(os.path.join(d, 'cell.json'), {
+            'arch': arch, 'config': 'recorded', 'facts': cell.load_arch(arch),
+            'console': log, 'plan': PLAN, 'qemu_rc': rc, 'timed_out': timed_out,
+            'timeout': timeout})
+        p = subprocess.run([sys.executable, JUDGE, os.path.join(d, 'cell.json')],
                            capture_output=True, text=True)
-        with open(out) as f:
+        with open(os.path.join(d, 'result.json')) as f:
             return p.returncode, json.load(f)
 
 
-def expect_red(arch, what, text, want, rc=0):
-    code, res = judge(arch, text, rc)
+def expect_red(arch, what, text, want, rc=0, timed_out=False):
+    code, res = judge(arch, text, rc, timed_out=timed_out)
     ok = code == 1 and re.search(want, res['reason']) is not None
     result(ok, '%s: %s -> red (%s)' % (arch, what, res['reason'][:90]))
 
@@ -57,6 +56,41 @@ def expect_red(arch, what, text, want, rc=0):
 def cut_after(text, needle):
     i = text.index(needle)
     return text[:text.index('\n', i) + 1]
+
+
+def ktap(arch, good):
+    """KTAP through the kernel tree's parser (after make prepare): every
+    case of the recorded boot passes; a case planted as failed is a
+    failure of that case; a boot that died in mid-suite is a crash."""
+    src = os.path.join(os.environ.get('BUILD', os.path.join(TOP, 'build')), 'src', 'linux')
+    lines = console.clean(good.splitlines())
+    try:
+        status, cases = console.kunit_results(lines, src)[console.KUNIT_SUITE]
+    except (ImportError, KeyError) as e:
+        result(False, '%s: KTAP: %s' % (arch, e))
+        return
+    # the recorded boots have the option off: cases that need it skip
+    passing = [n for n, (_, s) in enumerate(cases, 1) if s == 'SUCCESS']
+    result(status == 'SUCCESS' and len(cases) >= 6 and passing and
+           all(s in ('SUCCESS', 'SKIPPED') for _, s in cases),
+           '%s: KTAP: suite %s, %d cases, %d passed, the others skipped' % (
+               arch, status, len(cases), len(passing)))
+    if not passing:
+        return
+    k = passing[0]
+    bad = [re.sub(r'^(\s*)ok %d ' % k, r'\1not ok %d ' % k, l) for l in lines]
+    status, cases = console.kunit_results(bad, src)[console.KUNIT_SUITE]
+    # (the parser takes the suite's status from its own result line,
+    # which the judge therefore checks apart from each case)
+    result(cases[k - 1][1] == 'FAILURE' and sum(s == 'FAILURE' for _, s in cases) == 1,
+           '%s: KTAP: a planted failure fails case %d and no other (%s; suite line: %s)' % (
+               arch, k, cases[k - 1][1], status))
+    i = next(i for i, l in enumerate(lines) if re.match(r'\s*ok 3 ', l))
+    cut = lines[:i] + ['Kernel panic - not syncing: planted']
+    status, cases = console.kunit_results(cut, src).get(console.KUNIT_SUITE, ('not seen', []))
+    result(status == 'TEST_CRASHED',
+           '%s: KTAP: a boot that died in case 3 is a crash, not a failure (%s, %d cases seen)'
+           % (arch, status, len(cases)))
 
 
 def main():
@@ -72,9 +106,10 @@ def main():
         # A trigger that hangs: the log stops at the write, QEMU is killed.
         hang = cut_after(good, 'lltest-init: write /sys/kernel/debug/lltest/warn 1: start')
         expect_red(arch, 'hang', hang, r'timed out after 30s, last init line: write .*warn 1: start',
-                   rc=124)
+                   rc=-1, timed_out=True)
         # A wrong console: nothing at all, then the timeout or QEMU's exit.
-        expect_red(arch, 'wrong console (timeout)', '', r'timed out.*no console output', rc=124)
+        expect_red(arch, 'wrong console (timeout)', '', r'timed out.*no console output', rc=-1,
+                   timed_out=True)
         expect_red(arch, 'wrong console (exit)', '', r'no console output')
         # An unplanned panic, even though QEMU then exits 0 (panic=-1).
         panic = cut_after(good, 'lltest: dump returned') + \
@@ -96,8 +131,8 @@ def main():
         # A trigger fired twice (its marker is not unique).
         dup = re.search(r'.*lltest: dump fires at .*\n', good).group(0)
         expect_red(arch, 'marker twice', good.replace(dup, dup + dup), r'dump: marker: seen 2 times')
-    print('judge: %d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+        ktap(arch, good)
+    return RESULTS.finish()
 
 
 if __name__ == '__main__':

@@ -6,7 +6,7 @@
 # tree, so the O= folder must not show.  Costs one more kernel build.
 set -euo pipefail
 # shellcheck source=matrix/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../matrix/lib.sh"
 load_arch "$1"
 first=$OBJ
 # The matrix's folder, built from the current tree with the option on.

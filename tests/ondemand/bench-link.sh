@@ -5,7 +5,7 @@
 # A benchmark, not a test: it prints figures and asserts nothing.
 set -euo pipefail
 # shellcheck source=matrix/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../matrix/lib.sh"
 load_arch "$1"
 declare -A med
 for v in off on; do

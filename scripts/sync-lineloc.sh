@@ -22,4 +22,4 @@ fi
 git add -f scripts/lineloc
 git commit -q --fixup="$commit"
 GIT_SEQUENCE_EDITOR=: git rebase -q -i --autosquash pristine
-"$top/matrix/series-export.sh" "$tree"
+"$top/scripts/series-export.sh" "$tree"

@@ -13,7 +13,7 @@
 # (arch-configs/build-only/nokallsyms.config).
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../matrix/lib.sh"
 arch=$1
 main_src=$SRC
 main_results=$RESULTS_ROOT
@@ -24,7 +24,8 @@ if [ ! -d "$B/src/linux/.git" ] && [ ! -f "$B/src/linux/.git" ]; then
 fi
 export BUILD=$B
 unset RESULTS_ROOT
-pass=0 fail=0
+# shellcheck source=tests/result.sh
+. "$top/tests/result.sh"
 for c in $(git -C "$main_src" rev-parse refs/tags/pristine) \
 	 $(git -C "$main_src" rev-list --reverse refs/tags/pristine..HEAD); do
 	subj=$(git -C "$main_src" log -1 --format=%s "$c")
@@ -40,35 +41,27 @@ for c in $(git -C "$main_src" rev-parse refs/tags/pristine) \
 	v=off
 	grep -qs '^config KALLSYMS_LINE_LOCATIONS$' "$B/src/linux/init/Kconfig" && v=on
 	if ARCH_DIR=$dir VARIANTS=$v "$top/matrix/run-arch.sh" "$arch" > "$B/run.log" 2>&1 ||
-	   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["build"] != "ok" or r["boot"] != "ok")' \
-		"$B/results/$arch/result.json"; then
-		pass=$((pass + 1)); echo "ok   $(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj"
+	   [ "$(python3 "$top/matrix/cell.py" field "$B/results/$arch/result.json" build)/$(python3 \
+		"$top/matrix/cell.py" field "$B/results/$arch/result.json" boot)" = ok/ok ]; then
+		ok "$(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj"
 	else
-		fail=$((fail + 1)); echo "FAIL $(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj: $(grep -m1 -E 'FAIL|error' "$B/run.log")"
+		bad "$(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj: $(grep -m1 -E 'FAIL|error' "$B/run.log")"
 	fi
 	# and with CONFIG_KALLSYMS off, warning-free (its own O= folder)
 	if ARCH_DIR=$dir "$top/matrix/build-kernel.sh" "$arch" nokallsyms > "$B/nokallsyms.log" 2>&1; then
-		pass=$((pass + 1)); echo "ok   $(git -C "$main_src" log -1 --format=%h "$c") (KALLSYMS=n) builds without warnings"
+		ok "$(git -C "$main_src" log -1 --format=%h "$c") (KALLSYMS=n) builds without warnings"
 	else
-		fail=$((fail + 1)); echo "FAIL $(git -C "$main_src" log -1 --format=%h "$c") (KALLSYMS=n) $subj: $(grep -m1 -E 'warning|error' "$B/nokallsyms.log")"
+		bad "$(git -C "$main_src" log -1 --format=%h "$c") (KALLSYMS=n) $subj: $(grep -m1 -E 'warning|error' "$B/nokallsyms.log")"
 	fi
 	[ "$c" = "$(git -C "$main_src" rev-parse refs/tags/pristine)" ] &&
 		cp "$B/results/$arch/off/console.log" "$B/pristine-console.log"
 done
 
-# Stock prints as pristine: the same frame lines, in the same order.
+# Stock prints as pristine: the same frame lines, in the same order, those
+# of the functions the series changes masked.
 frames() {
-	tr -d '\r' < "$1" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' |
-		grep -E '^ *(\? )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from )?[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$|(RIP: [0-9a-f]{4}:|EIP: |pc : |PC is at )[A-Za-z_.]' |
-		sed -E 's/^ +//' | python3 -c '
-import fnmatch, re, sys
-pats = [l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
-for line in sys.stdin:
-    m = re.search(r"([A-Za-z_.][\w.]*)\+0x", line)
-    name = m.group(1).split(".")[0] if m else ""
-    print("<changed by the series: %s>" % name if any(fnmatch.fnmatchcase(name, p) for p in pats)
-          else line.rstrip("\n"))
-' "$top/matrix/series-changed.txt"
+	python3 "$top/matrix/console.py" frame-lines --arch "$arch" \
+		--mask "$top/matrix/data/series-changed.txt" "$1"
 }
 if [ -f "$B/pristine-console.log" ] && [ -f "$main_results/$arch/off/console.log" ]; then
 	frames "$B/pristine-console.log" > "$B/pristine-frames.txt"
@@ -76,13 +69,12 @@ if [ -f "$B/pristine-console.log" ] && [ -f "$main_results/$arch/off/console.log
 	n=$(wc -l < "$B/pristine-frames.txt")
 	diff -u "$B/pristine-frames.txt" "$B/stock-frames.txt" > "$B/frames.diff"
 	if [ "$n" -gt 20 ] && [ ! -s "$B/frames.diff" ]; then
-		pass=$((pass + 1)); echo "ok   the series, option off, prints the $n frame lines of the pristine tree"
+		ok "the series, option off, prints the $n frame lines of the pristine tree"
 	else
-		fail=$((fail + 1)); echo "FAIL stock and pristine frame lines differ ($n lines): see $B/frames.diff"
+		bad "stock and pristine frame lines differ ($n lines): see $B/frames.diff"
 		head -20 "$B/frames.diff"
 	fi
 else
-	fail=$((fail + 1)); echo "FAIL no pristine boot or no matrix 'off' boot to compare"
+	bad "no pristine boot or no matrix 'off' boot to compare"
 fi
-echo "bisect-check: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish bisect-check

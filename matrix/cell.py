@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Arch facts and cell records: the one schema every matrix program shares.
+
+Data flows one way: arch facts (arch-configs/) -> build -> boot -> judge ->
+report.  This module owns the two files that carry it:
+
+- the arch facts: arch-configs/common.facts layered under
+  arch-configs/<arch>.arch (KEY=value lines; CONFIG_ lines are the arch's
+  kconfig fragment; KEY@CONFIGURATION=value overrides KEY for one
+  configuration), parsed here and nowhere else;
+- per cell (arch) and configuration, a record written once by the runner
+  (cell.json, by qemu/boot.py: facts, paths, tools, how QEMU ended) and the judge's result
+  (result.json: checks and figures).  A cell's result.json merges its
+  configurations' results.
+
+Command line, for the shell scripts:
+  cell.py arches                     the arch list, one line
+  cell.py facts ARCH [CONFIG]        the facts as shell assignments (quoted)
+  cell.py fail OUT ARCH CONFIG STAGE REASON [SECONDS]
+                                     the result of a cell that stopped early
+  cell.py field FILE KEY             one field of a record or a result
+  cell.py derive IN OUT KEY=VALUE... a copy of a record with string fields
+                                     replaced (tests/faults plants faults so)
+  cell.py count RESULTS ARCH...      "matrix: N passed, M failed", a missing
+                                     or unreadable cell counting as a failure
+"""
+import json
+import os
+import re
+import shlex
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARCH_DIR = os.environ.get('ARCH_DIR') or os.path.join(TOP, 'arch-configs')
+
+# Facts every arch file must give, and the ones that may stay empty.
+REQUIRED = ('KARCH', 'IMAGE', 'QEMU', 'QEMU_MACHINE', 'CONSOLE', 'MEMORY', 'TIMEOUT',
+            'UNWINDER', 'WARN_PC', 'INTERRUPTED_PC', 'FAULT_PC')
+OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC',
+            'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES')
+CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
+           'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y')}
+# What a configuration may turn on; CAPS says which an arch supports.
+CAPABILITIES = ('kasan', 'smp')
+
+# The record the runner writes for one cell and configuration.
+RECORD_KEYS = {
+    'arch': str, 'config': str, 'facts': dict,
+    'vmlinux': str, 'image': str, 'module': str, 'console': str, 'plan': str,
+    'src': str, 'obj': str, 'strip': list, 'cross_compile': str,
+    'qemu_cmd': str, 'timeout': int, 'qemu_rc': int, 'timed_out': bool, 'missing': str,
+    'seconds': int,
+}
+# A result: what the judge (or a failed stage) says of a record.
+RESULT_KEYS = ('arch', 'config', 'build', 'boot', 'green', 'seconds', 'reason',
+               'checks', 'figures', 'tests_total', 'tests_passed')
+
+
+class FactsError(Exception):
+    pass
+
+
+def _parse(path, facts, fragment, config):
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            if not line or line.startswith('#'):
+                continue
+            if line.startswith('CONFIG_') and '=' in line:
+                fragment.append(line)
+                continue
+            m = re.match(r'^([A-Z_]+)(?:@([a-z0-9_-]+))?=(.*)$', line)
+            if not m:
+                raise FactsError('%s:%d: not KEY=value: %s' % (path, n, line))
+            key, only, val = m.groups()
+            if key not in REQUIRED + OPTIONAL:
+                raise FactsError('%s:%d: unknown fact %s' % (path, n, key))
+            if only is None or only == config:
+                facts[(key, only is not None)] = val
+
+
+def arches():
+    """The matrix's arches, in order: ARCHES in common.facts."""
+    return load_common().get('ARCHES', '').split()
+
+
+def load_common():
+    facts, fragment = {}, []
+    path = os.path.join(ARCH_DIR, 'common.facts')
+    if os.path.exists(path):
+        _parse(path, facts, fragment, None)
+    return {k: v for (k, _), v in facts.items()}
+
+
+def load_arch(arch, config=None):
+    """The facts of @arch for @config: common.facts, then <arch>.arch, an
+    override KEY@config winning over KEY.  Returns a dict; FRAGMENT holds
+    the kconfig lines."""
+    path = os.path.join(ARCH_DIR, arch + '.arch')
+    if not os.path.isfile(path):
+        raise FactsError('no arch file %s (arches: %s)' % (path, ' '.join(arches())))
+    layered, fragment = {}, []
+    for p in (os.path.join(ARCH_DIR, 'common.facts'), path):
+        if os.path.exists(p):
+            per = {}
+            _parse(p, per, fragment, config)
+            # within a file and across files: plain keys first, overrides last
+            for (k, over), v in sorted(per.items(), key=lambda kv: kv[0][1]):
+                layered[k] = v
+    for k in REQUIRED:
+        if not layered.get(k):
+            raise FactsError('%s: %s is not set' % (path, k))
+    for k, allowed in CHOICES.items():
+        if layered.get(k, '') not in allowed:
+            raise FactsError('%s: %s=%s (one of %s)' % (path, k, layered[k], allowed))
+    for c in layered.get('CAPS', '').split():
+        if c not in CAPABILITIES:
+            raise FactsError('%s: unknown capability %s' % (path, c))
+    facts = {k: layered.get(k, '') for k in REQUIRED + OPTIONAL}
+    facts['ARCH_NAME'] = arch
+    facts['FRAGMENT'] = '\n'.join(fragment) + ('\n' if fragment else '')
+    return facts
+
+
+def tool(facts, name):
+    """A binutils tool of the arch's toolchain: tool(f, 'nm')."""
+    return facts['CROSS_COMPILE'] + name
+
+
+def write_record(path, rec):
+    """Write a cell record; every key must be known and of its type."""
+    for k, v in rec.items():
+        if k not in RECORD_KEYS:
+            raise ValueError('cell record: unknown key %s' % k)
+        if not isinstance(v, RECORD_KEYS[k]):
+            raise ValueError('cell record: %s is %r, not %s' % (k, v, RECORD_KEYS[k].__name__))
+    for k in ('arch', 'config', 'facts', 'console'):
+        if k not in rec:
+            raise ValueError('cell record: no %s' % k)
+    _write_json(path, rec)
+
+
+def read_record(path):
+    with open(path) as f:
+        rec = json.load(f)
+    for k in rec:
+        if k not in RECORD_KEYS:
+            raise ValueError('%s: unknown key %s' % (path, k))
+    return rec
+
+
+def result(arch, config, checks, figures=None, build='ok', boot='ok', seconds=0, reason=''):
+    """A result with its derived fields: green only with checks, all ok."""
+    failed = [c for c in checks if not c['ok']]
+    if not reason and failed:
+        reason = '%s: %s' % (failed[0]['name'], failed[0]['detail'])
+    return {'arch': arch, 'config': config, 'build': build, 'boot': boot,
+            'green': bool(checks) and not failed, 'seconds': seconds, 'reason': reason,
+            'checks': checks, 'figures': figures or {},
+            'tests_total': len(checks), 'tests_passed': len(checks) - len(failed)}
+
+
+def failure(arch, config, stage, reason, seconds=0):
+    """The result of a cell that stopped before its boot was judged."""
+    return result(arch, config, [{'name': stage, 'ok': False, 'detail': reason}],
+                  build='FAIL' if stage == 'build' else 'ok',
+                  boot='-' if stage == 'build' else 'FAIL', seconds=seconds, reason=reason)
+
+
+def write_result(path, res):
+    missing = [k for k in RESULT_KEYS if k not in res]
+    extra = [k for k in res if k not in RESULT_KEYS]
+    if missing or extra:
+        raise ValueError('result: missing %s, unknown %s' % (missing, extra))
+    for c in res['checks']:
+        if set(c) != {'name', 'ok', 'detail'}:
+            raise ValueError('result: a check has keys %s' % sorted(c))
+    _write_json(path, res)
+
+
+def read_result(path, arch=None):
+    """A result, or for a missing or unreadable file a red one saying so."""
+    try:
+        with open(path) as f:
+            res = json.load(f)
+        if not isinstance(res, dict) or 'checks' not in res:
+            raise ValueError('not a result')
+    except (OSError, ValueError) as e:
+        return failure(arch or '?', '-', 'run', 'no result (%s)' % e.__class__.__name__)
+    res['green'] = bool(res['checks']) and all(c['ok'] for c in res['checks'])
+    return res
+
+
+def cell_result(results, arch):
+    return read_result(os.path.join(results, arch, 'result.json'), arch)
+
+
+def _write_json(path, obj):
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        json.dump(obj, f, indent=1)
+        f.write('\n')
+    os.replace(tmp, path)
+
+
+def main(argv):
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd, args = argv[0], argv[1:]
+    try:
+        if cmd == 'arches' and not args:
+            print(' '.join(arches()))
+        elif cmd == 'facts' and len(args) in (1, 2):
+            facts = load_arch(*args)
+            for k, v in facts.items():
+                print('%s=%s' % ('ARCH_FRAGMENT' if k == 'FRAGMENT' else k, shlex.quote(v)))
+        elif cmd == 'fail' and len(args) in (5, 6):
+            write_result(args[0], failure(args[1], args[2], args[3], args[4],
+                                          int(args[5]) if len(args) > 5 else 0))
+        elif cmd == 'field' and len(args) == 2:
+            with open(args[0]) as f:
+                v = json.load(f).get(args[1])
+            print('' if v is None else json.dumps(v) if isinstance(v, (dict, list, bool)) else v)
+        elif cmd == 'derive' and len(args) >= 2:
+            rec = read_record(args[0])
+            for p in args[2:]:
+                k, sep, v = p.partition('=')
+                if not sep or RECORD_KEYS.get(k) is not str:
+                    raise ValueError('derive: %r is not KEY=VALUE of a string field' % p)
+                rec[k] = v
+            write_record(args[1], rec)
+        elif cmd == 'count' and len(args) >= 1:
+            passed = failed = 0
+            for a in args[1:]:
+                r = cell_result(args[0], a)
+                n = sum(c['ok'] for c in r['checks'])
+                passed += n
+                failed += len(r['checks']) - n
+            print('matrix: %d passed, %d failed' % (passed, failed))
+        else:
+            print('cell.py: unknown command or wrong arguments: %s' % ' '.join(argv),
+                  file=sys.stderr)
+            return 2
+    except (FactsError, ValueError, OSError) as e:
+        print('cell.py: %s' % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

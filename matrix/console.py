@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The console grammar: how a booted kernel and our init print what the
+matrix reads.  The one place that knows the shape of a frame, a trace line,
+a faulting pc, a located frame, a timestamp and the init's protocol; the
+judge imports it and the shell scripts call its command line.
+
+Command line:
+  console.py frame-lines [--arch ARCH] [--mask FILE] LOG
+      the lines that print a frame or a faulting pc, timestamps and leading
+      blanks dropped; --mask FILE replaces a frame whose function matches a
+      pattern of FILE (fnmatch, one a line) by "<changed by the series: F>"
+  console.py located LOG
+      the lines that end in a located frame, timestamps dropped
+"""
+import argparse
+import fnmatch
+import os
+import re
+import sys
+
+import cell
+
+# -- the init's protocol (qemu/init/init.c) and the test module's markers
+INIT = 'lltest-init: '
+SUCCESS = INIT + 'ALL DONE'
+KALLSYMS_BEGIN, KALLSYMS_END = INIT + 'begin /proc/kallsyms', INIT + 'end /proc/kallsyms'
+READ_KALLSYMS = re.compile(r'^lltest-init: read /proc/kallsyms: (\d+) bytes, (\d+) lines in (\d+) us')
+FIRES = re.compile(r'^lltest: (\w+) fires at (\S+):(\d+)$')
+TRIGGER_WRITE = re.compile(r'^write /sys/kernel/debug/lltest/(\w+) ')
+LKDTM_WRITE = re.compile(r'^write /sys/kernel/debug/provoke-crash/DIRECT (\w+)')
+
+# -- the kernel's
+RESTART = re.compile(r'reboot: (Restarting system|Power down)')
+PANIC = re.compile(r'Kernel panic - not syncing')
+TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+# a printk that cut in mid-line: its timestamp and what follows
+INNER_TIMESTAMP = re.compile(r'\[\s*\d+\.\d+\].*$')
+# sym+0xoff/0xsize [module]: how %pS, %pSb, %pB and %pBb print a frame.
+FRAME = re.compile(r'([A-Za-z_.$][\w.$]*)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[(\w+)\])?')
+# A frame with its source location: sym+0xoff/0xsize [module] (path:line)
+LOCATED = re.compile(FRAME.pattern + r' \(([^()\s]+):(\d+)\)')
+WARNING = re.compile(r'WARNING: CPU: \d+ PID: \d+ at (\S+):(\d+) ' + FRAME.pattern)
+# x86 "Oops: 0002 [#1]", arm64 "Internal error: Oops: ... [#1]", arm
+# "Internal error: Oops: 805 [#1]" or, for a domain fault, "Internal error: : 81b [#1]".
+OOPS = re.compile(r'(\bOops: |Internal error: ).*\[#\d+\]')
+# The lines of a backtrace: a frame alone (x86, arm64: "? " marks a guess),
+# or arm's "callee [mod] from caller+off/size [mod]".
+TRACE_LINE = re.compile(r'^\s*(?:\? )?(?:[\w.$]+(?: \[\w+\])? from )?(?=[A-Za-z_.$][\w.$]*\+0x)')
+CALLEE = re.compile(r'^\s*(?:\? )?([\w.$]+)(?: \[\w+\])? from ')
+CALL_TRACE = re.compile(r'Call [Tt]race:')
+# A trace line that is nothing but frames (bisect-check compares them)
+FRAME_LINE = re.compile(r'^ *(\? )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from )?'
+                        r'[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$')
+KUNIT_SUITE = 'kallsyms_line_loc'
+COSTS = re.compile(r'kallsyms costs: lookup_name (\d+) ns, on_each_symbol walk (\d+) us, '
+                   r'sprint_backtrace (\d+) ns')
+MEMORY = re.compile(r'Memory: (\d+)K/(\d+)K available \((\d+)K kernel code, (\d+)K rwdata, '
+                    r'(\d+)K rodata, (\d+)K init')
+# What each LKDTM crash type must produce, whatever the arch.
+LKDTM_REPORT = {'WARNING': re.compile(r'WARNING: CPU'),
+                'EXCEPTION': OOPS,
+                'BUG': re.compile(r'kernel BUG at')}
+
+
+def kunit_results(lines, src):
+    """The KUnit suites in @lines, parsed by the kernel tree's own KTAP
+    parser (@src/tools/testing/kunit/kunit_parser.py, used from the tree,
+    not copied): {suite: (status, [(case, status), ...])}, statuses by
+    name (SUCCESS, FAILURE, SKIPPED, TEST_CRASHED, ...).  Raises
+    ImportError without the parser."""
+    import io
+    kunit = os.path.join(src, 'tools', 'testing', 'kunit')
+    if not os.path.exists(os.path.join(kunit, 'kunit_parser.py')):
+        raise ImportError('no %s/kunit_parser.py (make prepare unpacks the tree)' % kunit)
+    if kunit not in sys.path:
+        sys.path.insert(0, kunit)
+    import kunit_parser
+    import kunit_printer
+    quiet = io.StringIO()
+    saved, kunit_printer.stdout._output = kunit_printer.stdout._output, quiet
+    try:
+        top = kunit_parser.parse_run_tests(l + '\n' for l in lines)
+    finally:
+        kunit_printer.stdout._output = saved
+    return {s.name: (s.status.name, [(c.name, c.status.name) for c in s.subtests])
+            for s in top.subtests}
+
+
+def fault_pc(facts=None):
+    """Where an oops report prints the faulting pc: the arch's FAULT_PC
+    fact, or any arch's when @facts is None."""
+    if facts is not None:
+        prefixes = [facts['FAULT_PC']]
+    else:
+        prefixes = [cell.load_arch(a)['FAULT_PC'] for a in cell.arches()]
+    return re.compile('(?:%s)' % '|'.join(prefixes) + FRAME.pattern)
+
+
+def clean(lines):
+    """Console lines without line ends and timestamps."""
+    return [TIMESTAMP.sub('', l.rstrip('\r\n')) for l in lines]
+
+
+def read(path):
+    with open(path, errors='replace') as f:
+        return clean(f.readlines())
+
+
+def located(m_line, start=0):
+    """path:line of the located frame at @start of @m_line, or None."""
+    loc = LOCATED.match(m_line, start)
+    return '%s:%s' % (loc.group(5), loc.group(6)) if loc else None
+
+
+def trace_frames(lines, facts, in_entry_text):
+    """The frames that lines print, in order: (line index, match, exact),
+    exact for a pc looked up as is, else a return address (looked up at
+    the call).  A pc is: a faulting-pc line (the arch's FAULT_PC), the
+    first frame of a trace from registers where FIRST_FRAME_PC says so
+    (arm64), and, where the arch prints the interrupted pc as a trace frame
+    (INTERRUPTED_PC=trace: arm, arm64), the frame after exception entry
+    code (in_entry_text(name) says which functions are).  On arm a line
+    "callee from caller" follows the callee."""
+    fpc = fault_pc(facts)
+    first_frame_pc = bool(facts['FIRST_FRAME_PC'])
+    out = []
+    pc_seen = first_exact = False
+    prev = None             # the function the walk was in just before
+    for i, l in enumerate(lines):
+        pcl = fpc.search(l)
+        if pcl:
+            pc_seen = True
+        if CALL_TRACE.search(l):
+            first_exact, pc_seen, prev = first_frame_pc and pc_seen, False, None
+            continue
+        if pcl:
+            out.append((i, FRAME.search(l, pcl.start(1)), True))
+            continue
+        t = TRACE_LINE.match(l)
+        m = FRAME.match(l, t.end()) if t else None
+        if not m:
+            continue
+        callee = CALLEE.match(l)
+        if callee:
+            prev = callee.group(1)
+        exact = first_exact or (facts['INTERRUPTED_PC'] == 'trace' and prev is not None and
+                                in_entry_text(prev))
+        first_exact = False
+        out.append((i, m, exact))
+        prev = m.group(1)
+    return out
+
+
+def kallsyms_listing(lines):
+    """The init's print of /proc/kallsyms (without addresses), or None."""
+    try:
+        b = lines.index(KALLSYMS_BEGIN)
+        e = lines.index(KALLSYMS_END)
+    except ValueError:
+        return None
+    listing = [INNER_TIMESTAMP.sub('', l) for l in lines[b + 1:e]]
+    return [l for l in listing if l]
+
+
+def frame_lines(lines, facts=None, mask=None):
+    fpc = fault_pc(facts)
+    pats = []
+    if mask:
+        with open(mask) as f:
+            pats = [l.strip() for l in f if l.strip() and not l.startswith('#')]
+    out = []
+    for l in lines:
+        if not (FRAME_LINE.match(l) or fpc.search(l)):
+            continue
+        l = l.lstrip(' ')
+        m = re.search(r'([A-Za-z_.][\w.]*)\+0x', l)
+        name = m.group(1).split('.')[0] if m else ''
+        if any(fnmatch.fnmatchcase(name, p) for p in pats):
+            l = '<changed by the series: %s>' % name
+        out.append(l)
+    return out
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    fl = sub.add_parser('frame-lines')
+    fl.add_argument('--arch')
+    fl.add_argument('--mask')
+    fl.add_argument('log')
+    lo = sub.add_parser('located')
+    lo.add_argument('log')
+    a = ap.parse_args(argv)
+    lines = read(a.log)
+    if a.cmd == 'frame-lines':
+        out = frame_lines(lines, cell.load_arch(a.arch) if a.arch else None, a.mask)
+    else:
+        out = [l for l in lines if re.search(r'\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$', l)]
+    sys.stdout.write(''.join(l + '\n' for l in out))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
