@@ -22,6 +22,8 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 LL = os.path.join(TOP, 'hosttool', 'lineloc')
 LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
+# lineloc's sources and headers, one a line (also hosttool.mk's list)
+HT_FILES = open(os.path.join(TOP, 'hosttool', 'files')).read().split()
 CACHE = os.path.expanduser(os.environ.get('LINELOC_CACHE', '~/.cache/lineloc'))
 QUICK = os.environ.get('HT_QUICK') == '1'
 FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
@@ -1142,7 +1144,7 @@ def mutant_ok(f, p):
 
 
 def test_mutants(work, seed):
-    """lineloc.c's own parsing (ELF, relocations, .debug_info, paths) under
+    """lineloc's own parsing (ELF, relocations, .debug_info, paths) under
     ASan and UBSan on corrupted objects: exit 0 or 1, one error line, no
     sanitizer report.  (dwarf_line.c gets the libFuzzer target.)  The
     objects are reproducible and the corruption comes from @seed, so a
@@ -1156,9 +1158,9 @@ def test_mutants(work, seed):
     asan = os.path.join(work, 'lineloc-asan')
     rc, out, err = run(['gcc', '-std=c11', '-g', '-O1', '-DHAVE_ZLIB',
                         '-D_FILE_OFFSET_BITS=64', '-fsanitize=address,undefined',
-                        '-fno-sanitize-recover=all', '-o', asan,
-                        os.path.join(TOP, 'hosttool', 'lineloc.c'),
-                        os.path.join(TOP, 'hosttool', 'dwarf_line.c'), '-lz'])
+                        '-fno-sanitize-recover=all', '-o', asan] +
+                       [os.path.join(TOP, 'hosttool', f) for f in HT_FILES
+                        if f.endswith('.c')] + ['-lz'])
     if rc:
         return result(False, 'build ASan lineloc', err[-300:])
     bases = []
