@@ -27,6 +27,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,24 +39,93 @@
 #include "tables.h"
 #include "modes.h"
 
-static void print_usage(void)
+static const char usage[] =
+	"usage: lineloc [options] --rows FILE\n"
+	"       lineloc [options] --stats FILE\n"
+	"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
+	"options:\n"
+	"  -o OUT          write the output to OUT atomically (nothing on error)\n"
+	"  --strip PREFIX  remove PREFIX from paths (repeatable; default: the\n"
+	"                  source and object trees of a kernel, else nothing)\n"
+	"  --no-strip      print paths as resolved, absolute where DWARF says so\n"
+	"  --all-rows      every row of the line programs; by default the rows of\n"
+	"                  an executable are clipped to the address ranges of\n"
+	"                  their compilation unit (what llvm-symbolizer answers)\n"
+	"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
+	"                  relocatable object\n"
+	"  -h, --help      print this text and exit\n"
+	"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n"
+	"Options come before the first ADDR; everything after it is an ADDR.\n"
+	"An unknown option, a missing argument, a second FILE or an argument\n"
+	"where no ADDR can be is an error: one line and this text on stderr,\n"
+	"exit status 1.\n";
+
+/* An error in the command line: what is wrong, the usage, exit status 1. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
 {
-	fprintf(stderr,
-		"usage: lineloc [options] --rows FILE\n"
-		"       lineloc [options] --stats FILE\n"
-		"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
-		"options:\n"
-		"  -o OUT          write the output to OUT atomically (nothing on error)\n"
-		"  --strip PREFIX  remove PREFIX from paths (repeatable; default: the\n"
-		"                  source and object trees of a kernel, else nothing)\n"
-		"  --no-strip      print paths as resolved, absolute where DWARF says so\n"
-		"  --all-rows      every row of the line programs; by default the rows of\n"
-		"                  an executable are clipped to the address ranges of\n"
-		"                  their compilation unit (what llvm-symbolizer answers)\n"
-		"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
-		"                  relocatable object\n"
-		"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n");
+	va_list ap;
+
+	if (fmt) {
+		fprintf(stderr, "%s: ", prog);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	fputs(usage, stderr);
 	exit(1);
+}
+
+enum {
+	OPT_ROWS = 0x100,	/* long options only: above any option letter */
+	OPT_STATS,
+	OPT_STRIP,
+	OPT_NO_STRIP,
+	OPT_ALL_ROWS,
+	OPT_HELP,
+};
+
+/*
+ * "+": options end at the first ADDR whatever POSIXLY_CORRECT says, so an
+ * ADDR that looks like an option is answered ("??:0"), as before getopt.
+ * ":": no messages from getopt; a missing argument is ':', not '?'.
+ */
+static const char shortopts[] = "+:e:o:j:h";
+
+static const struct option longopts[] = {
+	{ "rows",	required_argument,	NULL, OPT_ROWS },
+	{ "stats",	required_argument,	NULL, OPT_STATS },
+	{ "strip",	required_argument,	NULL, OPT_STRIP },
+	{ "no-strip",	no_argument,		NULL, OPT_NO_STRIP },
+	{ "all-rows",	no_argument,		NULL, OPT_ALL_ROWS },
+	{ "help",	no_argument,		NULL, OPT_HELP },
+	{ NULL,		0,			NULL, 0 },
+};
+
+/*
+ * The option getopt_long() could not take (@c: '?' or ':'), named by
+ * optopt: a letter, a long option's value, or 0 for a long option it does
+ * not know (then argv[optind - 1]).
+ */
+static void __attribute__((noreturn)) bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	const struct option *o;
+	size_t n = strcspn(arg, "=");
+	int matches = 0;
+
+	if (optopt > 0 && optopt < OPT_ROWS)
+		usage_error(c == ':' ? "option '-%c' needs an argument" :
+			    "unknown option '-%c'", optopt);
+	for (o = longopts; o->name; o++)
+		if (optopt && o->val == optopt)
+			usage_error(c == ':' ? "option '--%s' needs an argument" :
+				    "option '--%s' takes no argument", o->name);
+	for (o = longopts; o->name; o++)
+		matches += n > 2 && !strncmp(o->name, arg + 2, n - 2);
+	usage_error("%s option '%s'", matches > 1 ? "ambiguous" : "unknown",
+		    arg);
 }
 
 /* -o: the output goes to a temporary file, renamed to @outpath at the end. */
@@ -104,42 +175,52 @@ int main(int argc, char **argv)
 	const char *file = NULL, *outpath = NULL, *jsec = NULL;
 	const char **strips = NULL;
 	static struct tables t;
-	int i, nstrips = 0, first_addr = argc, all_rows = 0;
+	int i, c, nstrips = 0, all_rows = 0;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--rows") || !strcmp(a, "--stats") ||
-		    !strcmp(a, "-e")) {
-			if (mode != NONE || i + 1 >= argc)
-				print_usage();
-			mode = a[1] == 'e' ? ADDR : a[2] == 'r' ? ROWS : STATS;
-			file = argv[++i];
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			outpath = argv[++i];
-		} else if (!strcmp(a, "-j") && i + 1 < argc) {
-			jsec = argv[++i];
-		} else if (!strcmp(a, "--strip") && i + 1 < argc) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ROWS:
+		case OPT_STATS:
+		case 'e':
+			if (mode != NONE)
+				usage_error("one of --rows, --stats, -e only (a second FILE: '%s')",
+					    optarg);
+			mode = c == 'e' ? ADDR : c == OPT_ROWS ? ROWS : STATS;
+			file = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'j':
+			jsec = optarg;
+			break;
+		case OPT_STRIP:
 			strips = xrealloc(strips, (nstrips + 1) * sizeof(*strips));
-			strips[nstrips++] = argv[++i];
+			strips[nstrips++] = optarg;
 			if (strip != STRIP_NONE)
 				strip = STRIP_GIVEN;
-		} else if (!strcmp(a, "--no-strip")) {
-			strip = STRIP_NONE;
-		} else if (!strcmp(a, "--all-rows")) {
-			all_rows = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			print_usage();
-		} else if (mode != ADDR || a[0] == '-') {
-			fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
-			print_usage();
-		} else {
-			first_addr = i;
 			break;
+		case OPT_NO_STRIP:
+			strip = STRIP_NONE;
+			break;
+		case OPT_ALL_ROWS:
+			all_rows = 1;
+			break;
+		case 'h':
+		case OPT_HELP:
+			fputs(usage, stdout);
+			return fflush(stdout) || ferror(stdout);
+		default:
+			bad_option(c, argv);
 		}
 	}
-	if (mode == NONE || (jsec && mode != ADDR))
-		print_usage();
+	if (optind < argc && mode != ADDR)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (mode == NONE)
+		usage_error(NULL);
+	if (jsec && mode != ADDR)
+		usage_error("-j SECTION is for -e FILE");
 
 	in_path = file;
 	out = stdout;
@@ -155,7 +236,7 @@ int main(int argc, char **argv)
 	else if (mode == STATS)
 		do_stats(&t);
 	else
-		do_addrs(&t, jsec, argv + first_addr, argc - first_addr);
+		do_addrs(&t, jsec, argv + optind, argc - optind);
 	close_output(outpath);
 	return 0;
 }
