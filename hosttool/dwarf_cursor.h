@@ -6,7 +6,7 @@
  * the bytes left first and, on failure, records the offset (and a value) in
  * struct dwarf_line_ctx and returns a negative DWL_E_* code.  No allocation,
  * no libc.  Used by dwarf_line.c (the line programs: host tool, fuzz target,
- * kernel) and by lineloc.c's reader of unit DIEs and address ranges.
+ * kernel) and by units.c, lineloc's reader of unit DIEs and address ranges.
  */
 #ifndef DWARF_CURSOR_H
 #define DWARF_CURSOR_H

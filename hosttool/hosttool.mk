@@ -8,9 +8,12 @@ HT_HOSTCC	?= gcc
 HT_I686_CC	?= i686-linux-gnu-gcc
 HT_FUZZ_CC	?= clang-14
 HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64
-HT_SRCS		:= hosttool/lineloc.c hosttool/dwarf_line.c
-HT_DEPS		:= $(HT_SRCS) hosttool/dwarf_line.h hosttool/dwarf_cursor.h \
-		   hosttool/hosttool.mk
+# hosttool/files lists lineloc's sources and headers, one a line: the one
+# list, also read by matrix/sync-lineloc.sh (the kernel's copy in
+# scripts/lineloc/), tests/series-check.py and tests/hosttool/lltest.py.
+HT_FILES	:= $(addprefix hosttool/,$(shell cat hosttool/files))
+HT_SRCS		:= $(filter %.c,$(HT_FILES))
+HT_DEPS		:= $(HT_FILES) hosttool/files hosttool/hosttool.mk
 HT_FUZZ		:= hosttool/fuzz/fuzz_dwarf_line
 
 # A static i686 zlib needs zlib1g-dev:i386; without it lineloc-i686 is

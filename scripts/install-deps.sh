@@ -14,6 +14,7 @@ PKGS="
 	busybox-static ccache
 	llvm clang libclang-rt-14-dev
 	yamllint shellcheck
+	python3-pyelftools
 "
 
 SUDO=

@@ -1,7 +1,9 @@
 #!/bin/bash
-# sync-lineloc.sh TREE: hosttool/ is the one source of lineloc; copy its
-# files into TREE's scripts/lineloc/, fold the change into the commit that
-# adds them ("scripts: add lineloc"), and export the series again.
+# sync-lineloc.sh TREE: hosttool/ is the one source of lineloc; copy the
+# files hosttool/files lists into TREE's scripts/lineloc/, fold the change
+# into the commit that adds them ("scripts: add lineloc"), and export the
+# series again.  scripts/lineloc/Makefile is the kernel's own: it must build
+# every .c of the list (a warning says which it misses).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$(realpath "$1")
@@ -14,7 +16,13 @@ if ! git diff --quiet || ! git diff --cached --quiet; then
 fi
 while read -r f; do
 	cp "$top/hosttool/$f" "scripts/lineloc/$f"
-done < "$top/matrix/lineloc-files"
+done < "$top/hosttool/files"
+while read -r f; do
+	case $f in
+	*.c) grep -qw "${f%.c}\.o" scripts/lineloc/Makefile ||
+		echo "sync-lineloc: warning: scripts/lineloc/Makefile does not build $f" >&2 ;;
+	esac
+done < "$top/hosttool/files"
 if git diff --quiet; then
 	echo "sync-lineloc: scripts/lineloc already matches hosttool/"
 	exit 0

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks of series/ that need no kernel tree:
  - the files that the lineloc patch adds under scripts/lineloc/ are
-   byte-identical to hosttool/ (one source: make sync-lineloc);
+   byte-identical to the ones hosttool/files lists (one source: make
+   sync-lineloc), and its scripts/lineloc/Makefile builds every .c of them;
  - checkpatch's findings (given as FILE TYPE lines on stdin, from
    checkpatch --terse --show-types) are no ERROR, and each WARNING or
    CHECK type is named in the patch's notes below its "---" line (git
@@ -47,7 +48,7 @@ def added_files(patch):
 series = os.path.join(top, 'series')
 patches = [l.split()[0] for l in open(os.path.join(series, 'series'))
            if l.strip() and not l.startswith('#')]
-files = [l.strip() for l in open(os.path.join(top, 'matrix', 'lineloc-files'))]
+files = open(os.path.join(top, 'hosttool', 'files')).read().split()
 ll = [p for p in patches if re.search(r'-scripts-add-lineloc', p)]
 if ll:
     new = added_files(os.path.join(series, ll[0]))
@@ -55,6 +56,11 @@ if ll:
         ours = open(os.path.join(top, 'hosttool', f)).read()
         say(new.get('scripts/lineloc/' + f) == ours,
             '%s: scripts/lineloc/%s is hosttool/%s (else: make sync-lineloc)' % (ll[0], f, f))
+    objs = re.findall(r'[\w-]+\.o\b', new.get('scripts/lineloc/Makefile', ''))
+    for f in files:
+        if f.endswith('.c'):
+            say(f[:-2] + '.o' in objs,
+                '%s: scripts/lineloc/Makefile builds %s' % (ll[0], f))
 
 findings = {}
 for line in sys.stdin:

@@ -6,6 +6,7 @@ Every check prints PASS/FAIL/SKIP; the last line is
 "hosttool: N passed, M failed" and the exit status is non-zero if M > 0.
 Oracles: llvm-symbolizer first, the target's binutils addr2line second.
 """
+import io
 import os
 import random
 import re
@@ -17,11 +18,23 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+try:
+    from elftools.elf.elffile import ELFFile
+except ImportError:
+    # Debian's python3-pyelftools, for a python3 that is not Debian's
+    sys.path.append('/usr/lib/python3/dist-packages')
+    try:
+        from elftools.elf.elffile import ELFFile
+    except ImportError:
+        sys.exit('lltest: needs pyelftools: apt-get install python3-pyelftools '
+                 '(scripts/install-deps.sh)')
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 LL = os.path.join(TOP, 'hosttool', 'lineloc')
 LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
+# lineloc's sources and headers, one a line (also hosttool.mk's list)
+HT_FILES = open(os.path.join(TOP, 'hosttool', 'files')).read().split()
 CACHE = os.path.expanduser(os.environ.get('LINELOC_CACHE', '~/.cache/lineloc'))
 QUICK = os.environ.get('HT_QUICK') == '1'
 FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
@@ -782,32 +795,25 @@ def test_synth(work):
 # ---------------------------------------------------------------------------
 # 2. command-line behaviour: -o, stdin, coprocess, errors
 
+def elf_file(data):
+    """pyelftools' reader of the ELF file in @data (either class and byte
+    order)."""
+    return ELFFile(io.BytesIO(data))
+
+
 def elf_sections(data):
-    """Minimal ELF section header parse (little-endian, 32/64): name ->
-    [sh_name, sh_type, sh_offset, sh_size, sh_link, sh_info, header offset]."""
-    is64 = data[4] == 2
-    if is64:
-        shoff, = struct.unpack_from('<Q', data, 40)
-        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 58)
-    else:
-        shoff, = struct.unpack_from('<I', data, 32)
-        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 46)
-    hdrs = []
-    for i in range(shnum):
-        o = shoff + i * shentsize
-        if is64:
-            name, typ, flags, addr, off, size, link, info = \
-                struct.unpack_from('<IIQQQQII', data, o)
-        else:
-            name, typ, flags, addr, off, size, link, info = \
-                struct.unpack_from('<IIIIIIII', data, o)
-        hdrs.append([name, typ, off, size, link, info, o])
-    stro = hdrs[shstrndx][2]
+    """Section headers: name -> [sh_name, sh_type, sh_offset, sh_size,
+    sh_link, sh_info, header offset], sh_type as pyelftools names it
+    ('SHT_RELA')."""
+    elf = elf_file(data)
+    shoff, shentsize = elf.header['e_shoff'], elf.header['e_shentsize']
     res = {}
-    for h in hdrs:
-        n = data[stro + h[0]:data.index(b'\0', stro + h[0])].decode()
-        res[n] = h
-    return is64, res
+    for i, sec in enumerate(elf.iter_sections()):
+        h = sec.header
+        res[sec.name] = [h['sh_name'], h['sh_type'], h['sh_offset'],
+                         h['sh_size'], h['sh_link'], h['sh_info'],
+                         shoff + i * shentsize]
+    return elf.elfclass == 64, res
 
 
 KERNEL_HELPERS = {'__aeabi_uidiv', '__aeabi_idiv', '__aeabi_uidivmod',
@@ -907,9 +913,9 @@ def test_cli(work, rnd):
     rela = sh['.rela.debug_line']
     q = lambda v: struct.pack('<Q', v)
     shsz = 32       # sh_size in an ELF64 section header
-    shstr = [h for h in sh.values() if h[1] == 3 and h[6] ==
-             struct.unpack_from('<Q', data, 40)[0] +
-             64 * struct.unpack_from('<H', data, 62)[0]][0]
+    eh = elf_file(data).header
+    shstr = [h for h in sh.values() if h[1] == 'SHT_STRTAB' and h[6] ==
+             eh['e_shoff'] + 64 * eh['e_shstrndx']][0]
     dataz = open(objz, 'rb').read()
     _, shz = elf_sections(dataz)
     cases = [
@@ -941,7 +947,7 @@ def test_cli(work, rnd):
          patched(data, [(shstr[6] + shsz, q(0x7f000000000000e2))]),
          'section name table (section header %d at 0x%x): sh_offset 0x%x + '
          'sh_size 0x7f000000000000e2 is past the end of the file (0x%x)' %
-         ((shstr[6] - struct.unpack_from('<Q', data, 40)[0]) // 64,
+         ((shstr[6] - eh['e_shoff']) // 64,
           shstr[6], shstr[2], len(data))),
         ('.shstrtab size past 4 GiB',
          patched(data, [(shstr[6] + shsz, q((1 << 32) | shstr[3]))]),
@@ -956,7 +962,7 @@ def test_cli(work, rnd):
          '65280 section headers (e_shnum) of 64 bytes at 0x'),
         ('section count in section 0 past the file',
          patched(data, [(60, b'\x00\x00'),
-                        (struct.unpack_from('<Q', data, 40)[0] + shsz,
+                        (eh['e_shoff'] + shsz,
                          q(1 << 32))]),
          '4294967296 section headers (sh_size of section header 0)'),
         ('e_shoff past the file',
@@ -1030,17 +1036,18 @@ def mutant_seed():
 
 def elf_fields(data):
     """(label, offset, width) of the sizes, offsets, counts and indexes
-    lineloc's ELF reader takes from @data (little-endian): the ELF header's,
-    those of section 0 and of every section lineloc reads, compression
-    headers, and the first relocations of each relocation section."""
-    is64 = data[4] == 2
+    lineloc's ELF reader takes from @data: the ELF header's, those of
+    section 0 and of every section lineloc reads, compression headers, and
+    the first relocations of each relocation section.  The headers are read
+    by pyelftools; the offsets and widths of their fields are what the
+    mutants overwrite."""
+    elf = elf_file(data)
+    order = '<' if elf.little_endian else '>'
 
     def u(fmt, off):
-        return struct.unpack_from('<' + fmt, data, off)[0]
+        return struct.unpack_from(order + fmt, data, off)[0]
 
-    if is64:
-        shoff, shentsize, shnum, shstrndx = (u('Q', 40), u('H', 58),
-                                             u('H', 60), u('H', 62))
+    if elf.elfclass == 64:
         fields = [('e_shoff', 40, 8), ('e_shentsize', 58, 2),
                   ('e_shnum', 60, 2), ('e_shstrndx', 62, 2)]
         shf = [('sh_flags', 8, 8), ('sh_offset', 24, 8), ('sh_size', 32, 8),
@@ -1048,31 +1055,27 @@ def elf_fields(data):
         chf, relent, relf = [('ch_type', 0, 4), ('ch_size', 8, 8)], 24, [
             ('r_offset', 0, 8), ('r_info', 8, 8)]
     else:
-        shoff, shentsize, shnum, shstrndx = (u('I', 32), u('H', 46),
-                                             u('H', 48), u('H', 50))
         fields = [('e_shoff', 32, 4), ('e_shentsize', 46, 2),
                   ('e_shnum', 48, 2), ('e_shstrndx', 50, 2)]
         shf = [('sh_flags', 8, 4), ('sh_offset', 16, 4), ('sh_size', 20, 4),
                ('sh_link', 24, 4), ('sh_info', 28, 4)]
         chf, relent, relf = [('ch_type', 0, 4), ('ch_size', 4, 4)], 8, [
             ('r_offset', 0, 4), ('r_info', 4, 4)]
-    hdr = [shoff + i * shentsize for i in range(shnum)]
-    so = shf[1][1]
-    strs = u('Q' if is64 else 'I', hdr[shstrndx] + so)
-    for i, h in enumerate(hdr):
-        nm = data[strs + u('I', h):data.index(b'\0', strs + u('I', h))]
-        nm = nm.decode() if i else 'section 0'
-        typ, off = u('I', h + 4), u('Q' if is64 else 'I', h + so)
-        flags = u('Q' if is64 else 'I', h + 8)
+    shoff, shentsize = elf.header['e_shoff'], elf.header['e_shentsize']
+    shstrndx = elf.header['e_shstrndx']
+    for i, sec in enumerate(elf.iter_sections()):
+        h = shoff + i * shentsize
+        nm = sec.name if i else 'section 0'
+        typ, off, flags = sec['sh_type'], sec['sh_offset'], sec['sh_flags']
         if not (i == 0 or i == shstrndx or nm.startswith(
                 ('.debug_', '.rel.debug_', '.rela.debug_')) or
                 nm in ('.symtab', '.text')):
             continue
         fields += [('%s %s' % (nm, f), h + o, w) for f, o, w in shf]
-        if flags & 0x800:
+        if flags & 0x800:       # SHF_COMPRESSED
             fields += [('%s %s' % (nm, f), off + o, w) for f, o, w in chf]
-        if typ in (4, 9):       # SHT_RELA, SHT_REL
-            ent = relent if typ == 4 else relent * 2 // 3
+        if typ in ('SHT_RELA', 'SHT_REL'):
+            ent = relent if typ == 'SHT_RELA' else relent * 2 // 3
             for k in range(2):
                 fields += [('%s[%d] %s' % (nm, k, f), off + k * ent + o, w)
                            for f, o, w in relf]
@@ -1110,8 +1113,9 @@ def field_mutants(data):
     one past the file in a 32-bit one; the old value plus 2^32 (where a
     32-bit size_t wraps), 0x7f000000000000e3 and one past the file in a
     64-bit one; sh_flags with SHF_COMPRESSED flipped."""
+    order = 'little' if elf_file(data).little_endian else 'big'
     for label, off, w in elf_fields(data):
-        old = int.from_bytes(data[off:off + w], 'little')
+        old = int.from_bytes(data[off:off + w], order)
         if label.endswith('sh_flags'):
             vals = {old ^ 0x800}
         elif w == 1:
@@ -1127,7 +1131,7 @@ def field_mutants(data):
             v &= (1 << (8 * w)) - 1
             if v != old:
                 b = bytearray(data)
-                b[off:off + w] = v.to_bytes(w, 'little')
+                b[off:off + w] = v.to_bytes(w, order)
                 yield '%s = 0x%x' % (label, v), bytes(b)
 
 
@@ -1142,7 +1146,7 @@ def mutant_ok(f, p):
 
 
 def test_mutants(work, seed):
-    """lineloc.c's own parsing (ELF, relocations, .debug_info, paths) under
+    """lineloc's own parsing (ELF, relocations, .debug_info, paths) under
     ASan and UBSan on corrupted objects: exit 0 or 1, one error line, no
     sanitizer report.  (dwarf_line.c gets the libFuzzer target.)  The
     objects are reproducible and the corruption comes from @seed, so a
@@ -1156,9 +1160,9 @@ def test_mutants(work, seed):
     asan = os.path.join(work, 'lineloc-asan')
     rc, out, err = run(['gcc', '-std=c11', '-g', '-O1', '-DHAVE_ZLIB',
                         '-D_FILE_OFFSET_BITS=64', '-fsanitize=address,undefined',
-                        '-fno-sanitize-recover=all', '-o', asan,
-                        os.path.join(TOP, 'hosttool', 'lineloc.c'),
-                        os.path.join(TOP, 'hosttool', 'dwarf_line.c'), '-lz'])
+                        '-fno-sanitize-recover=all', '-o', asan] +
+                       [os.path.join(TOP, 'hosttool', f) for f in HT_FILES
+                        if f.endswith('.c')] + ['-lz'])
     if rc:
         return result(False, 'build ASan lineloc', err[-300:])
     bases = []
@@ -1516,14 +1520,26 @@ def part_random(part):
     return random.Random('lineloc-' + part)
 
 
+PARTS = ['synth', 'generated', 'cli', 'mutants', 'debian', 'matrix', 'fuzz']
+
+
 def main():
+    if set(sys.argv[1:]) & {'-h', '--help'}:
+        print('usage: lltest.py [PART...]; PARTs: %s (default: all)' %
+              ' '.join(PARTS))
+        return 0
+    bad = [a for a in sys.argv[1:] if a not in PARTS]
+    if bad:
+        print('lltest: unknown part %s; the parts are: %s' %
+              (', '.join(repr(a) for a in bad), ' '.join(PARTS)),
+              file=sys.stderr)
+        return 2
     work = tempfile.mkdtemp(prefix='lineloc-test-')
     try:
         for f in (LL, LL32):
             if not os.path.exists(f):
                 print('missing %s: run make hosttool hosttool-i686' % f)
-        only = sys.argv[1:] or ['synth', 'generated', 'cli', 'mutants',
-                                'debian', 'matrix', 'fuzz']
+        only = sys.argv[1:] or PARTS
         if 'synth' in only:
             test_synth(work)
         if 'cli' in only:

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * elfread.c - lineloc's ELF reader
+ *
+ * ELF32/ELF64 of either byte order (chosen once per file, through reader
+ * functions), executables and relocatable objects, more than 0xff00
+ * sections (SHN_XINDEX).  Sections are read with pread(), never by mapping
+ * the whole file, and every offset is 64-bit, so a 32-bit build reads what
+ * a 64-bit one does.  Every size read from the file is bounded by what the
+ * file can hold before anything is allocated for it.  SHF_COMPRESSED
+ * sections are inflated with zlib; in a relocatable object the relocations
+ * against a loaded section are applied (x86_64, i386, arm, arm64).
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "lineloc.h"
+#include "elfread.h"
+
+static uint16_t le16(const uint8_t *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static uint16_t be16(const uint8_t *p)
+{
+	return p[1] | p[0] << 8;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return le16(p) | (uint32_t)le16(p + 2) << 16;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return be16(p + 2) | (uint32_t)be16(p) << 16;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static uint64_t be64(const uint8_t *p)
+{
+	return be32(p + 4) | (uint64_t)be32(p) << 32;
+}
+
+static void wle32(uint8_t *p, uint32_t v)
+{
+	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
+}
+
+static void wbe32(uint8_t *p, uint32_t v)
+{
+	p[3] = v; p[2] = v >> 8; p[1] = v >> 16; p[0] = v >> 24;
+}
+
+static void wle64(uint8_t *p, uint64_t v)
+{
+	wle32(p, (uint32_t)v);
+	wle32(p + 4, (uint32_t)(v >> 32));
+}
+
+static void wbe64(uint8_t *p, uint64_t v)
+{
+	wbe32(p + 4, (uint32_t)v);
+	wbe32(p, (uint32_t)(v >> 32));
+}
+
+/**
+ * elf_read_at() - read bytes of the file
+ * @e: the file
+ * @off: file offset
+ * @buf: where to put them
+ * @len: how many
+ * @what: what they are, for the error
+ *
+ * Bytes past the end of the file, more than the host can address, or a
+ * failed read are an error.
+ */
+void elf_read_at(struct elf *e, uint64_t off, void *buf, uint64_t len,
+		 const char *what)
+{
+	uint8_t *p = buf;
+	ssize_t n;
+
+	if (off > e->file_size || len > e->file_size - off)
+		die(e->path, NULL, "%s at 0x%" PRIx64 " (0x%" PRIx64
+		    " bytes) is past the end of the file (0x%" PRIx64 ")",
+		    what, off, len, e->file_size);
+	if ((uint64_t)(size_t)len != len)
+		die(e->path, NULL, "%s too large for this host", what);
+	while (len) {
+		n = pread(e->fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len,
+			  (off_t)off);
+		if (n <= 0)
+			die(e->path, NULL, "reading %s: %s", what,
+			    n ? strerror(errno) : "unexpected end of file");
+		p += n;
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+}
+
+/**
+ * elf_check_in_file() - check that a section's bytes lie inside the file
+ * @e: the file
+ * @i: the section's index
+ * @what: what it is, for the error
+ *
+ * Checked before anything is allocated for them: a corrupt sh_size must not
+ * become malloc's argument.  A section past the end of the file, or larger
+ * than the host can address, is an error.
+ */
+void elf_check_in_file(const struct elf *e, uint32_t i, const char *what)
+{
+	const struct section *s = &e->sec[i];
+
+	if (s->off > e->file_size || s->size > e->file_size - s->off)
+		die(e->path, NULL, "%s (section header %u at 0x%" PRIx64
+		    "): sh_offset 0x%" PRIx64 " + sh_size 0x%" PRIx64
+		    " is past the end of the file (0x%" PRIx64 ")", what, i,
+		    s->hdr, s->off, s->size, e->file_size);
+	if (s->size >= SIZE_MAX)
+		die(e->path, NULL, "%s (section header %u at 0x%" PRIx64
+		    "): sh_size 0x%" PRIx64 " is too large for this host", what,
+		    i, s->hdr, s->size);
+}
+
+/**
+ * elf_open() - open an ELF file and read its section headers and names
+ * @e: the reader, filled in
+ * @path: the file
+ *
+ * The byte order and class are read once, here; section contents are read
+ * later, by elf_load().  Anything that is not a readable ELF file is an
+ * error.
+ */
+void elf_open(struct elf *e, const char *path)
+{
+	uint8_t h[sizeof(Elf64_Ehdr)], sh[sizeof(Elf64_Shdr)];
+	uint64_t shoff, shnum;
+	uint32_t shentsize, i, shstrndx;
+	const char *count_from = "e_shnum";
+	struct section *ns;
+	struct stat st;
+	char *names;
+
+	memset(e, 0, sizeof(*e));
+	e->path = path;
+	e->fd = open(path, O_RDONLY);
+	if (e->fd < 0)
+		die(path, NULL, "%s", strerror(errno));
+	if (fstat(e->fd, &st))
+		die(path, NULL, "%s", strerror(errno));
+	e->file_size = (uint64_t)st.st_size;
+	if (e->file_size < sizeof(Elf32_Ehdr))
+		die(path, NULL, "not an ELF file (too short)");
+	elf_read_at(e, 0, h, e->file_size < sizeof(Elf64_Ehdr) ?
+		    sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr), "ELF header");
+	if (memcmp(h, ELFMAG, SELFMAG))
+		die(path, NULL, "not an ELF file");
+	if (h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64)
+		die(path, NULL, "bad ELF class %u", h[EI_CLASS]);
+	if (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB)
+		die(path, NULL, "bad ELF data encoding %u", h[EI_DATA]);
+	e->is64 = h[EI_CLASS] == ELFCLASS64;
+	e->big = h[EI_DATA] == ELFDATA2MSB;
+	/* Byte order is decided here, once; everything reads through these. */
+	e->r16 = e->big ? be16 : le16;
+	e->r32 = e->big ? be32 : le32;
+	e->r64 = e->big ? be64 : le64;
+	e->w32 = e->big ? wbe32 : wle32;
+	e->w64 = e->big ? wbe64 : wle64;
+	if (e->is64 && e->file_size < sizeof(Elf64_Ehdr))
+		die(path, NULL, "truncated ELF header");
+	e->type = e->r16(h + 16);
+	e->machine = e->r16(h + 18);
+	if (e->is64) {
+		shoff = e->r64(h + 40);
+		shentsize = e->r16(h + 58);
+		shnum = e->r16(h + 60);
+		shstrndx = e->r16(h + 62);
+	} else {
+		shoff = e->r32(h + 32);
+		shentsize = e->r16(h + 46);
+		shnum = e->r16(h + 48);
+		shstrndx = e->r16(h + 50);
+	}
+	if (!shoff)
+		die(path, NULL, "no section headers");
+	if (shentsize < (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		die(path, NULL, "bad section header size %u (e_shentsize)",
+		    shentsize);
+	/* More than 0xff00 sections: the real counts live in section 0. */
+	elf_read_at(e, shoff, sh, e->is64 ? sizeof(Elf64_Shdr) :
+		    sizeof(Elf32_Shdr), "section header 0 (e_shoff)");
+	if (!shnum) {
+		shnum = e->is64 ? e->r64(sh + 32) : e->r32(sh + 20);
+		count_from = "sh_size of section header 0";
+	}
+	/* Bounded by the file before it sizes anything. */
+	if (shnum > (e->file_size - shoff) / shentsize || shnum > UINT32_MAX)
+		die(path, NULL, "%" PRIu64 " section headers (%s) of %u bytes at 0x%"
+		    PRIx64 " go past the end of the file (0x%" PRIx64 ")",
+		    shnum, count_from, shentsize, shoff, e->file_size);
+	e->shnum = (uint32_t)shnum;
+	if (shstrndx == SHN_XINDEX)
+		shstrndx = e->r32(sh + (e->is64 ? 40 : 24));
+	if (shstrndx >= e->shnum)
+		die(path, NULL, "bad section name table index %u (e_shstrndx)",
+		    shstrndx);
+	e->sec = xalloc_array("section headers", e->shnum, sizeof(*e->sec));
+	for (i = 0; i < e->shnum; i++) {
+		struct section *s = &e->sec[i];
+
+		s->hdr = shoff + (uint64_t)i * shentsize;
+		elf_read_at(e, s->hdr, sh, e->is64 ? sizeof(Elf64_Shdr) :
+			    sizeof(Elf32_Shdr), "section header");
+		s->name = "?";
+		s->name_off = e->r32(sh);
+		s->type = e->r32(sh + 4);
+		if (e->is64) {
+			s->flags = e->r64(sh + 8);
+			s->addr = e->r64(sh + 16);
+			s->off = e->r64(sh + 24);
+			s->size = e->r64(sh + 32);
+			s->link = e->r32(sh + 40);
+			s->info = e->r32(sh + 44);
+			s->entsize = e->r64(sh + 56);
+		} else {
+			s->flags = e->r32(sh + 8);
+			s->addr = e->r32(sh + 12);
+			s->off = e->r32(sh + 16);
+			s->size = e->r32(sh + 20);
+			s->link = e->r32(sh + 24);
+			s->info = e->r32(sh + 28);
+			s->entsize = e->r32(sh + 36);
+		}
+		s->data = NULL;
+	}
+	ns = &e->sec[shstrndx];
+	elf_check_in_file(e, shstrndx, "section name table");
+	names = xmalloc((size_t)ns->size + 1);
+	elf_read_at(e, ns->off, names, ns->size, "section name table");
+	names[ns->size] = 0;
+	for (i = 0; i < e->shnum; i++)
+		if (e->sec[i].name_off < ns->size)
+			e->sec[i].name = names + e->sec[i].name_off;
+}
+
+/**
+ * elf_find() - find a section by name
+ * @e: the file
+ * @name: the section's name
+ *
+ * Return: the index of the first section called @name that has contents in
+ * the file (not SHT_NOBITS), or -1.
+ */
+int elf_find(const struct elf *e, const char *name)
+{
+	uint32_t i;
+
+	for (i = 1; i < e->shnum; i++)
+		if (!strcmp(e->sec[i].name, name) && e->sec[i].type != SHT_NOBITS)
+			return (int)i;
+	return -1;
+}
+
+/* Raw contents of section @i (no decompression, no relocation). */
+static uint8_t *elf_raw(struct elf *e, uint32_t i)
+{
+	struct section *s = &e->sec[i];
+	uint8_t *p;
+
+	if (s->type == SHT_NOBITS)
+		return xmalloc(1);
+	elf_check_in_file(e, i, s->name);
+	p = xmalloc((size_t)s->size + 1);
+	elf_read_at(e, s->off, p, s->size, s->name);
+	return p;
+}
+
+static void decompress(struct elf *e, struct section *s)
+{
+	uint64_t hdr = e->is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr), size;
+	uint64_t size_at = e->is64 ? offsetof(Elf64_Chdr, ch_size) :
+			   offsetof(Elf32_Chdr, ch_size);
+	uint32_t type;
+
+	if (s->data_size < hdr)
+		die(e->path, at(s->name, 0), "truncated compression header");
+	type = e->r32(s->data);
+	size = e->is64 ? e->r64(s->data + size_at) : e->r32(s->data + size_at);
+	if (type != ELFCOMPRESS_ZLIB)
+		die(e->path, at(s->name, 0), "unsupported compression type %u",
+		    type);
+	/* Deflate expands at most 1032:1; a larger claim is corrupt. */
+	if (size / 1032 > s->data_size)
+		die(e->path, at(s->name, size_at),
+		    "ch_size 0x%" PRIx64 " is impossible for 0x%" PRIx64
+		    " compressed bytes", size, s->data_size - hdr);
+#ifdef HAVE_ZLIB
+	{
+		uLongf dlen = (uLongf)size;
+		uint8_t *d;
+
+		if ((uint64_t)dlen != size || size > SIZE_MAX - 1)
+			die(e->path, at(s->name, size_at),
+			    "ch_size 0x%" PRIx64 " is too large for this host",
+			    size);
+		d = xmalloc((size_t)size + 1);
+		if (uncompress(d, &dlen, s->data + hdr,
+			       (uLong)(s->data_size - hdr)) != Z_OK ||
+		    dlen != size)
+			die(e->path, at(s->name, hdr), "zlib data is corrupt");
+		free(s->data);
+		s->data = d;
+		s->data_size = size;
+	}
+#else
+	(void)size;
+	die(e->path, at(s->name, 0),
+	    "compressed section, but lineloc was built without zlib");
+#endif
+}
+
+/*
+ * The relocations lineloc applies, and the size of the field each writes;
+ * size 0 is a relocation that does nothing (R_*_NONE).  Whether the addend
+ * is in the entry or in place is a property of the section (SHT_RELA,
+ * SHT_REL), not of the type.
+ */
+static const struct reloc_kind {
+	uint16_t machine;
+	uint32_t type;
+	uint8_t size;
+} reloc_kinds[] = {
+	{ EM_X86_64,	R_X86_64_NONE,		0 },
+	{ EM_X86_64,	R_X86_64_64,		8 },
+	{ EM_X86_64,	R_X86_64_32,		4 },
+	{ EM_X86_64,	R_X86_64_32S,		4 },
+	{ EM_386,	R_386_NONE,		0 },
+	{ EM_386,	R_386_32,		4 },
+	{ EM_ARM,	R_ARM_NONE,		0 },
+	{ EM_ARM,	R_ARM_ABS32,		4 },
+	{ EM_AARCH64,	R_AARCH64_NONE,		0 },
+	{ EM_AARCH64,	256,			0 },	/* binutils' R_AARCH64_NONE */
+	{ EM_AARCH64,	R_AARCH64_ABS64,	8 },
+	{ EM_AARCH64,	R_AARCH64_ABS32,	4 },
+};
+
+/* Size of relocation @type's field, 0 for "none", -1 if unknown. */
+static int reloc_size(uint16_t machine, uint32_t type)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reloc_kinds); i++)
+		if (reloc_kinds[i].machine == machine &&
+		    reloc_kinds[i].type == type)
+			return reloc_kinds[i].size;
+	return -1;
+}
+
+/*
+ * Apply the REL/RELA sections that target section @target of a
+ * relocatable object.  @strict: an unknown type is an error (.debug_line);
+ * otherwise it is left alone (.debug_info carries TLS offsets in DIEs that
+ * lineloc never reads).  @record: remember each applied relocation's
+ * symbol section, to name the section of every line sequence.
+ */
+static void apply_relocs(struct elf *e, uint32_t target, int strict,
+			 int record)
+{
+	struct section *t = &e->sec[target];
+	uint32_t i;
+
+	for (i = 1; i < e->shnum; i++) {
+		struct section *r = &e->sec[i];
+		int rela = r->type == SHT_RELA;
+		uint64_t ent = rela ? (e->is64 ? sizeof(Elf64_Rela) :
+					  sizeof(Elf32_Rela)) :
+				      (e->is64 ? sizeof(Elf64_Rel) :
+					  sizeof(Elf32_Rel));
+		uint64_t symsz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+		uint64_t nsym, j;
+		uint8_t *rd, *sd;
+		size_t cap = 0;
+
+		if ((r->type != SHT_REL && !rela) || r->info != target)
+			continue;
+		if (r->link >= e->shnum || e->sec[r->link].type != SHT_SYMTAB)
+			die(e->path, at(r->name, 0), "bad symbol table link %u",
+			    r->link);
+		rd = elf_raw(e, i);
+		sd = elf_raw(e, r->link);
+		nsym = e->sec[r->link].size / symsz;
+		if (record)
+			cap = e->nlrel;
+		for (j = 0; j + ent <= r->size; j += ent) {
+			uint8_t *p = rd + j, *sym;
+			uint64_t off, info, addend, value, symi;
+			uint32_t type, shndx;
+			int size;
+
+			if (e->is64) {
+				off = e->r64(p);
+				info = e->r64(p + 8);
+				addend = rela ? e->r64(p + 16) : 0;
+				type = (uint32_t)ELF64_R_TYPE(info);
+				symi = ELF64_R_SYM(info);
+			} else {
+				off = e->r32(p);
+				info = e->r32(p + 4);
+				addend = rela ? (uint64_t)(int64_t)(int32_t)
+						e->r32(p + 8) : 0;
+				type = (uint32_t)ELF32_R_TYPE(info);
+				symi = ELF32_R_SYM(info);
+			}
+			size = reloc_size(e->machine, type);
+			if (size < 0) {
+				if (!strict)
+					continue;
+				die(e->path, at(r->name, j),
+				    "unsupported relocation type %u for machine %u against %s",
+				    type, e->machine, t->name);
+			}
+			if (!size)
+				continue;
+			if (off > t->data_size || (uint64_t)size > t->data_size - off)
+				die(e->path, at(r->name, j),
+				    "relocation at 0x%" PRIx64
+				    " is outside %s (size 0x%" PRIx64 ")",
+				    off, t->name, t->data_size);
+			if (symi >= nsym)
+				die(e->path, at(r->name, j),
+				    "bad symbol index %" PRIu64, symi);
+			sym = sd + symi * symsz;
+			if (e->is64) {
+				value = e->r64(sym + 8);
+				shndx = e->r16(sym + 6);
+			} else {
+				value = e->r32(sym + 4);
+				shndx = e->r16(sym + 14);
+			}
+			if (!rela)	/* REL: the addend is in place */
+				addend = size == 8 ? e->r64(t->data + off)
+						   : e->r32(t->data + off);
+			value += addend;
+			if (size == 8)
+				e->w64(t->data + off, value);
+			else
+				e->w32(t->data + off, (uint32_t)value);
+			if (record) {
+				e->lrel = grow(e->lrel, &cap, e->nlrel + 1,
+					       sizeof(*e->lrel));
+				e->lrel[e->nlrel].off = off;
+				e->lrel[e->nlrel++].shndx = shndx;
+			}
+		}
+		free(rd);
+		free(sd);
+	}
+}
+
+static int cmp_lrel(const void *a, const void *b)
+{
+	const struct line_reloc *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/**
+ * elf_load() - load a section: read, decompress, relocate (ET_REL only)
+ * @e: the file
+ * @name: the section's name
+ * @strict: a relocation of an unknown type against it is an error, else
+ *          it is left alone
+ * @record: keep the section of each relocation's symbol, for lrel_shndx()
+ *
+ * A section is loaded once; later calls return it as it is.
+ *
+ * Return: the section, with its contents in data and data_size, or NULL if
+ * the file has none called @name.
+ */
+struct section *elf_load(struct elf *e, const char *name, int strict,
+			 int record)
+{
+	int i = elf_find(e, name);
+	struct section *s;
+
+	if (i < 0)
+		return NULL;
+	s = &e->sec[i];
+	if (s->data)
+		return s;
+	s->data = elf_raw(e, (uint32_t)i);
+	s->data_size = s->size;
+	if (s->flags & SHF_COMPRESSED)
+		decompress(e, s);
+	/*
+	 * Executables keep their relocations with --emit-relocs (Debian's
+	 * vmlinux has .rela.debug_line); they are already applied there.
+	 */
+	if (e->type == ET_REL)
+		apply_relocs(e, (uint32_t)i, strict, record);
+	if (record)
+		sort(e->lrel, e->nlrel, sizeof(*e->lrel), cmp_lrel);
+	return s;
+}
+
+/**
+ * lrel_shndx() - the section a relocation of .debug_line points into
+ * @e: the file, its .debug_line loaded with @record
+ * @off: offset in .debug_line
+ *
+ * Return: the section index of the symbol of the relocation at @off, or 0
+ * if none was applied there.
+ */
+uint32_t lrel_shndx(const struct elf *e, uint64_t off)
+{
+	size_t lo = 0, hi = e->nlrel;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->lrel[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->nlrel && e->lrel[lo].off == off ? e->lrel[lo].shndx : 0;
+}

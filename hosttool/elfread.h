@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * elfread.h - lineloc's ELF reader (elfread.c): ELF32/ELF64 of either byte
+ * order, sections read with pread(), SHF_COMPRESSED sections inflated and
+ * the relocations of a relocatable object applied.
+ */
+#ifndef ELFREAD_H
+#define ELFREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct section {
+	const char *name;
+	uint32_t name_off;	/* sh_name */
+	uint64_t hdr;		/* file offset of the section header */
+	uint32_t type;
+	uint64_t flags, addr, off, size, entsize;
+	uint32_t link, info;
+	uint8_t *data;		/* loaded contents, or NULL */
+	uint64_t data_size;
+};
+
+/* A relocation applied to .debug_line: where, and the symbol's section. */
+struct line_reloc {
+	uint64_t off;
+	uint32_t shndx;
+};
+
+struct elf {
+	const char *path;
+	int fd;
+	uint64_t file_size;
+	int is64, big;
+	uint16_t type, machine;
+	uint32_t shnum;
+	struct section *sec;
+	uint16_t (*r16)(const uint8_t *p);
+	uint32_t (*r32)(const uint8_t *p);
+	uint64_t (*r64)(const uint8_t *p);
+	void (*w32)(uint8_t *p, uint32_t v);
+	void (*w64)(uint8_t *p, uint64_t v);
+	struct line_reloc *lrel;	/* sorted by offset */
+	size_t nlrel;
+};
+
+void elf_open(struct elf *e, const char *path);
+int elf_find(const struct elf *e, const char *name);
+struct section *elf_load(struct elf *e, const char *name, int strict,
+			 int record);
+void elf_read_at(struct elf *e, uint64_t off, void *buf, uint64_t len,
+		 const char *what);
+void elf_check_in_file(const struct elf *e, uint32_t i, const char *what);
+uint32_t lrel_shndx(const struct elf *e, uint64_t off);
+
+#endif /* ELFREAD_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lineloc.h - what every part of lineloc shares (util.c): the program's
+ * globals, the buffered output, the one-line errors and the allocation
+ * helpers.  Nothing here knows ELF or DWARF.
+ */
+#ifndef LINELOC_H
+#define LINELOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The program's only globals; main() sets them before any file is read. */
+extern const char *prog;	/* "lineloc", the start of every error line */
+extern const char *in_path;	/* the input file, named by every error */
+extern FILE *out;		/* stdout, or the -o temporary file */
+extern char *out_tmp;		/* -o: temporary file to remove on error */
+extern char obuf[1 << 16];	/* output buffer, written by out_flush() */
+extern size_t olen;		/* bytes used in obuf */
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void out_flush(void);
+void out_mem(const char *s, size_t n);
+void out_str(const char *s);
+void out_dec(uint64_t v);
+void out_hex(uint64_t v);
+
+void __attribute__((noreturn, format(printf, 3, 4)))
+die(const char *file, const char *where, const char *fmt, ...);
+const char *at(const char *sec, uint64_t off);
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xalloc_array(const char *what, uint64_t n, size_t size);
+char *xstrdup(const char *s);
+void sort(void *base, size_t n, size_t size,
+	  int (*cmp)(const void *, const void *));
+void *grow_array(void *p, size_t *cap, size_t need, size_t size);
+
+/**
+ * grow() - make room in an array
+ * @p: the array, or NULL
+ * @cap: its capacity in elements, updated
+ * @need: the number of elements it must hold
+ * @size: the size of an element
+ *
+ * Inline for the common case, where the array is large enough: it is called
+ * once per row in the loops that collect rows.
+ *
+ * Return: the array, moved if it had to grow.
+ */
+static inline void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	return grow_array(p, cap, need, size);
+}
+
+#endif /* LINELOC_H */

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modes.c - what lineloc prints: every row (--rows), the answers for
+ * addresses (-e) and counts (--stats)
+ *
+ * --rows prints the rows as the line programs give them, straight into the
+ * output buffer; -e and --stats collect them first: -e looks addresses up
+ * in the sequences, sorted by start.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lineloc.h"
+#include "tables.h"
+#include "modes.h"
+
+/* ---- --rows ---------------------------------------------------------- */
+
+struct rows_arg {
+	struct tables *t;
+	struct unit *u;
+};
+
+/* The two decimal digits of @d (below 100) at @p. */
+static void put_pair(char *p, unsigned int d)
+{
+	p[0] = (char)('0' + d / 10);
+	p[1] = (char)('0' + d % 10);
+}
+
+/* Decimal digits of @v at @w, two at a time; returns the end. */
+static char *put_dec(char *w, uint64_t v)
+{
+	char b[20];
+	int i = sizeof(b);
+
+	while (v >= 100) {
+		i -= 2;
+		put_pair(b + i, (unsigned int)(v % 100));
+		v /= 100;
+	}
+	if (v >= 10) {
+		i -= 2;
+		put_pair(b + i, (unsigned int)v);
+	} else {
+		b[--i] = (char)('0' + v);
+	}
+	memcpy(w, b + i, sizeof(b) - i);
+	return w + sizeof(b) - i;
+}
+
+static char *put_hex(char *w, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char b[16];
+	int i = sizeof(b);
+
+	do {
+		b[--i] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	*w++ = '0';
+	*w++ = 'x';
+	memcpy(w, b + i, sizeof(b) - i);
+	return w + sizeof(b) - i;
+}
+
+/*
+ * One row per line, the hot loop of --rows (4.2 M rows for a distribution
+ * vmlinux): formatted straight into the output buffer.
+ */
+static int print_row(void *arg, const struct dwarf_line_row *r)
+{
+	struct rows_arg *ra = arg;
+	struct tables *t = ra->t;
+	uint32_t id = r->file < ra->u->nfiles ? ra->u->files[r->file] : NOFILE;
+	const char *path = id == NOFILE ? "??" : t->paths.show[id];
+	size_t n = id == NOFILE ? 2 : t->paths.showlen[id];
+	const char *sec = seq_section(t, r->set_address_offset);
+	size_t need = n + (sec ? strlen(sec) : 0) + 64;
+	char *w;
+
+	if (olen + need > sizeof(obuf))
+		out_flush();
+	if (need > sizeof(obuf)) {	/* absurd path: the slow way */
+		out_str(path);
+		out_mem(":", 1);
+		out_dec(r->line);
+		out_mem(" ", 1);
+		out_hex(r->address);
+		if (sec) {
+			out_mem(" ", 1);
+			out_str(sec);
+		}
+		if (r->end_sequence)
+			out_mem(" end", 4);
+		out_mem("\n", 1);
+		return 0;
+	}
+	w = obuf + olen;
+	memcpy(w, path, n);
+	w += n;
+	*w++ = ':';
+	w = put_dec(w, r->line);
+	*w++ = ' ';
+	w = put_hex(w, r->address);
+	if (sec) {
+		*w++ = ' ';
+		n = strlen(sec);
+		memcpy(w, sec, n);
+		w += n;
+	}
+	if (r->end_sequence) {
+		memcpy(w, " end", 4);
+		w += 4;
+	}
+	*w++ = '\n';
+	olen = (size_t)(w - obuf);
+	return 0;
+}
+
+/**
+ * do_rows() - print every row (--rows)
+ * @t: the tables, loaded
+ *
+ * One line a row, in program order: "path:line 0xaddr", then the section
+ * of the sequence for a relocatable object, then "end" on the row that
+ * ends a sequence.
+ */
+void do_rows(struct tables *t)
+{
+	struct rows_arg ra = { t, NULL };
+	size_t i;
+
+	for (i = 0; i < t->nunits; i++) {
+		ra.u = &t->units[i];
+		run_unit(t, ra.u, print_row, &ra);
+	}
+}
+
+/* ---- collected rows: -e and --stats ------------------------------------ */
+
+struct row {
+	uint64_t addr;
+	uint32_t file;		/* path id, or NOFILE */
+	uint32_t line;		/* addr2line's width; larger lines wrap */
+};
+
+struct seq {
+	uint64_t start, end;
+	size_t first, n;	/* rows, the end_sequence row included */
+	uint32_t shndx;		/* ET_REL: section of the sequence */
+	uint32_t sorted;
+};
+
+struct collect {
+	struct tables *t;
+	struct unit *u;
+	struct row *rows;
+	size_t nrows, rcap;
+	struct seq *seqs;
+	size_t nseqs, scap;
+	size_t open_first;	/* first row of the open sequence */
+	int open;
+	uint64_t shndx;
+	size_t unterminated;
+	size_t end_rows;
+};
+
+static int collect_row(void *arg, const struct dwarf_line_row *r)
+{
+	struct collect *c = arg;
+	struct row *w;
+
+	if (!c->open) {
+		c->open = 1;
+		c->open_first = c->nrows;
+		c->shndx = c->t->elf.type == ET_REL &&
+			   r->set_address_offset != ~(uint64_t)0 ?
+			   lrel_shndx(&c->t->elf, r->set_address_offset) : 0;
+	}
+	c->rows = grow(c->rows, &c->rcap, c->nrows + 1, sizeof(*c->rows));
+	w = &c->rows[c->nrows++];
+	w->addr = r->address;
+	w->file = r->file < c->u->nfiles ? c->u->files[r->file] : NOFILE;
+	w->line = (uint32_t)r->line;
+	if (r->end_sequence) {
+		struct seq *s;
+		size_t i;
+
+		c->seqs = grow(c->seqs, &c->scap, c->nseqs + 1,
+			       sizeof(*c->seqs));
+		s = &c->seqs[c->nseqs++];
+		s->first = c->open_first;
+		s->n = c->nrows - c->open_first;
+		s->start = c->rows[s->first].addr;
+		s->end = r->address;
+		s->shndx = (uint32_t)c->shndx;
+		s->sorted = 1;
+		for (i = s->first + 1; i < c->nrows; i++)
+			if (c->rows[i].addr < c->rows[i - 1].addr)
+				s->sorted = 0;
+		c->open = 0;
+		c->end_rows++;
+	}
+	return 0;
+}
+
+static void collect_all(struct tables *t, struct collect *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	for (i = 0; i < t->nunits; i++) {
+		c->u = &t->units[i];
+		run_unit(t, c->u, collect_row, c);
+		if (c->open) {
+			/* No end_sequence: kept for --stats, never matched. */
+			c->unterminated++;
+			c->open = 0;
+		}
+	}
+}
+
+/* Sequences sorted by start, with a running maximum of their ends. */
+struct index {
+	struct seq **s;
+	uint64_t *maxend;
+	size_t n;
+	uint64_t base;	/* -j in an executable: the section's address */
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq *x = *(struct seq *const *)a;
+	const struct seq *y = *(struct seq *const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;	/* keep program order */
+}
+
+static void build_index(struct collect *c, struct index *ix, int shndx)
+{
+	size_t i;
+
+	ix->s = xmalloc((c->nseqs ? c->nseqs : 1) * sizeof(*ix->s));
+	ix->n = 0;
+	ix->base = 0;
+	for (i = 0; i < c->nseqs; i++)
+		if (shndx < 0 || c->seqs[i].shndx == (uint32_t)shndx)
+			ix->s[ix->n++] = &c->seqs[i];
+	sort(ix->s, ix->n, sizeof(*ix->s), cmp_seq);
+	ix->maxend = xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->maxend));
+	for (i = 0; i < ix->n; i++)
+		ix->maxend[i] = i && ix->maxend[i - 1] > ix->s[i]->end ?
+				ix->maxend[i - 1] : ix->s[i]->end;
+}
+
+/*
+ * The row covering @a: in the sequence with the greatest start <= @a that
+ * still contains it (start <= a < end), the last row at the greatest
+ * address <= @a.  Past a sequence's end nothing is known.
+ */
+static const struct row *lookup(struct collect *c, struct index *ix,
+				uint64_t a)
+{
+	size_t lo = 0, hi = ix->n, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->s[mid]->start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0 && ix->maxend[i] > a;) {
+		const struct seq *s = ix->s[i];
+		const struct row *r = c->rows + s->first, *best = NULL;
+		size_t k, n = s->n - 1;		/* without the end row */
+
+		if (a >= s->end || a < s->start)
+			continue;
+		if (s->sorted) {
+			lo = 0;
+			hi = n;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (r[mid].addr <= a)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			return lo ? &r[lo - 1] : NULL;
+		}
+		for (k = 0; k < n; k++)
+			if (r[k].addr <= a && (!best || r[k].addr >= best->addr))
+				best = &r[k];
+		return best;
+	}
+	return NULL;
+}
+
+static void answer(struct tables *t, struct collect *c, struct index *ix,
+		   const char *arg)
+{
+	const struct row *r = NULL;
+	const char *p = arg;
+	char *end;
+	uint64_t a;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	errno = 0;
+	a = strtoull(p, &end, 16);
+	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+		end++;
+	if (end != p && !*end && !errno)
+		r = lookup(c, ix, a + ix->base);
+	if (!r || r->file == NOFILE) {
+		out_str("??:0\n");
+		return;
+	}
+	out_str(t->paths.show[r->file]);
+	out_mem(":", 1);
+	out_dec(r->line);
+	out_mem("\n", 1);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* How the rows were clipped to the ranges of their units (see --stats). */
+static void do_clip_stats(struct tables *t)
+{
+	static const char *const why[] = {
+		[CLIP_ON] = "unit ranges",
+		[CLIP_ALL_ROWS] = "off (--all-rows)",
+		[CLIP_RELOCATABLE] = "off (relocatable)",
+		[CLIP_NO_INFO] = "off (no .debug_info)",
+	};
+	size_t how[4] = { 0 }, k;
+
+	for (k = 0; k < t->cus.n; k++)
+		how[t->cus.cu[k].how]++;
+	out_str("\nclip: ");
+	out_str(why[t->clip]);
+	out_str("\ninfo_units: ");
+	out_dec(t->cus.n);
+	out_str("\ninfo_units_ranges_aranges: ");
+	out_dec(how[CU_ARANGES]);
+	out_str("\ninfo_units_ranges_die: ");
+	out_dec(how[CU_DIE]);
+	out_str("\ninfo_units_ranges_none: ");
+	out_dec(how[CU_NONE]);
+	out_str("\ninfo_units_unreadable: ");
+	out_dec(how[CU_UNREADABLE]);
+	out_str("\ntables_clipped: ");
+	out_dec(t->tables_clipped);
+	out_str("\ntables_without_unit: ");
+	out_dec(t->tables_without_unit);
+	out_str("\nclip_rows_dropped: ");
+	out_dec(t->clipst.rows_dropped);
+	out_str("\nclip_rows_added: ");
+	out_dec(t->clipst.rows_added);
+	out_str("\nclip_sequences_dropped: ");
+	out_dec(t->clipst.seqs_dropped);
+	out_str("\nclip_sequences_split: ");
+	out_dec(t->clipst.seqs_split);
+}
+
+/**
+ * do_stats() - print counts of what was read (--stats)
+ * @t: the tables, loaded
+ *
+ * "key: value" lines: the line tables, their rows, sequences, addresses and
+ * files, the relocations applied, the units and how the rows were clipped
+ * to their ranges, the strip prefixes.
+ */
+void do_stats(struct tables *t)
+{
+	static struct collect cl;
+	struct collect *c = &cl;
+	uint64_t *keys, used = 0, distinct = 0;
+	size_t i, k = 0, ver[6] = { 0 }, osz[2] = { 0 };
+	unsigned char *seen;
+	char buf[64];
+	int first;
+
+	collect_all(t, c);
+	keys = xmalloc((c->nrows ? c->nrows : 1) * sizeof(*keys));
+	for (i = 0; i < c->nseqs; i++) {
+		const struct seq *s = &c->seqs[i];
+		size_t j;
+
+		/* ET_REL: sections all start at 0; count per section. */
+		for (j = s->first; j + 1 < s->first + s->n; j++)
+			keys[k++] = c->rows[j].addr ^ ((uint64_t)s->shndx << 48);
+	}
+	sort(keys, k, sizeof(*keys), cmp_u64);
+	for (i = 0; i < k; i++)
+		if (!i || keys[i] != keys[i - 1])
+			distinct++;
+	free(keys);
+	seen = xcalloc(t->paths.n + 1, 1);
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].file != NOFILE && !seen[c->rows[i].file]) {
+			seen[c->rows[i].file] = 1;
+			used++;
+		}
+	free(seen);
+	for (i = 0; i < t->nunits; i++) {
+		ver[t->units[i].h.version]++;
+		osz[t->units[i].h.offset_size == 8]++;
+	}
+	out_str("file: ");
+	out_str(t->elf.path);
+	out_str("\nelf: ");
+	out_str(t->elf.is64 ? "ELF64" : "ELF32");
+	out_str(t->elf.big ? " big-endian" : " little-endian");
+	out_str(t->elf.type == ET_REL ? " relocatable" : " executable");
+	out_str("\nbytes: ");
+	out_dec(t->line->data_size);
+	out_str("\nunits: ");
+	out_dec(t->nunits);
+	out_str("\nversions:");
+	for (first = 1, i = 2; i <= 5; i++)
+		if (ver[i]) {
+			out_str(first ? " " : ",");
+			out_dec(i);
+			first = 0;
+		}
+	out_str("\noffset_sizes:");
+	if (osz[0])
+		out_str(" 4");
+	if (osz[1])
+		out_str(osz[0] ? ",8" : " 8");
+	for (i = 2; i <= 5; i++) {
+		snprintf(buf, sizeof(buf), "\nunits_v%zu: ", i);
+		out_str(buf);
+		out_dec(ver[i]);
+	}
+	out_str("\nunits_dwarf64: ");
+	out_dec(osz[1]);
+	out_str("\nrows: ");
+	out_dec(c->nrows);
+	out_str("\nsequences: ");
+	out_dec(c->nseqs);
+	out_str("\nunterminated_sequences: ");
+	out_dec(c->unterminated + t->clipst.unterminated);
+	out_str("\ndistinct_addresses: ");
+	out_dec(distinct);
+	out_str("\nfiles: ");
+	out_dec(t->paths.n);
+	out_str("\nfiles_with_rows: ");
+	out_dec(used);
+	out_str("\nrelocations_applied: ");
+	out_dec(t->elf.nlrel);
+	do_clip_stats(t);
+	out_str("\nstrip:");
+	for (i = 0; i < t->nstrip; i++) {
+		out_str(" ");
+		out_str(t->strip[i]);
+	}
+	out_str("\n");
+}
+
+/**
+ * do_addrs() - answer for addresses, like addr2line -e (-e)
+ * @t: the tables, loaded
+ * @jsec: with -j: the section the addresses are offsets in, else NULL
+ * @addrs: the addresses, hex with or without 0x
+ * @naddrs: their number; 0: one a line from stdin, each answer flushed
+ *
+ * One line an address: "path:line", or "??:0" where no row covers it.  In
+ * a relocatable object @jsec selects the sequences of that section; in an
+ * executable the addresses are offsets from its address, as in addr2line.
+ */
+void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs)
+{
+	static struct collect c;
+	struct index ix;
+	int shndx = -1, i;
+	uint64_t base = 0;
+
+	collect_all(t, &c);
+	if (jsec) {
+		shndx = elf_find(&t->elf, jsec);
+		if (shndx < 0)
+			die(t->elf.path, NULL, "no section %s", jsec);
+		if (t->elf.type != ET_REL) {
+			base = t->elf.sec[shndx].addr;
+			shndx = -1;
+		}
+	}
+	build_index(&c, &ix, shndx);
+	ix.base = base;
+	if (naddrs) {
+		for (i = 0; i < naddrs; i++)
+			answer(t, &c, &ix, addrs[i]);
+	} else {
+		char line[256];
+
+		while (fgets(line, sizeof(line), stdin)) {
+			answer(t, &c, &ix, line);
+			out_flush();
+			fflush(out);
+		}
+	}
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modes.h - what lineloc prints (modes.c): --rows, -e and --stats
+ */
+#ifndef MODES_H
+#define MODES_H
+
+#include "tables.h"
+
+void do_rows(struct tables *t);
+void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs);
+void do_stats(struct tables *t);
+
+#endif /* MODES_H */
