@@ -245,7 +245,7 @@ char *xstrdup(const char *s)
  * @cmp: comparison function, as for qsort()
  */
 void sort(void *base, size_t n, size_t size,
-		 int (*cmp)(const void *, const void *))
+	  int (*cmp)(const void *, const void *))
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);

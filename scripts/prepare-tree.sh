@@ -88,6 +88,8 @@ if [ ${#patches[@]} -gt 0 ]; then
 			sed -n '/^Notes:$/,$p' | sed -n 's/^    //p')
 		[ -z "$notes" ] || git notes add -f -m "$notes" "${commits[$i]}"
 	done
+	# and they follow their commits through a rebase (sync-lineloc's)
+	git config notes.rewriteRef refs/notes/commits
 fi
 printf '%s\n%s\n' "$stamp" "$(git rev-parse HEAD)" > .lineloc-stamp
 # keep the stamp out of git status
