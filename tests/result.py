@@ -7,19 +7,27 @@ import sys
 
 class Results:
     def __init__(self, suite):
-        self.suite, self.passed, self.failed = suite, 0, 0
+        self.suite, self.passed, self.failed, self.skipped = suite, 0, 0, 0
 
-    def check(self, ok, what):
+    def check(self, ok, what, detail=''):
         """Record a check; returns @ok."""
         if ok:
             self.passed += 1
         else:
             self.failed += 1
-        print('%s %s' % ('ok  ' if ok else 'FAIL', what), flush=True)
+        print('%s %s%s' % ('ok  ' if ok else 'FAIL', what, ' -- ' + detail if detail else ''),
+              flush=True)
         return ok
+
+    def skip(self, what, why):
+        """A check that cannot run here, and why (counted apart)."""
+        self.skipped += 1
+        print('SKIP %s -- %s' % (what, why), flush=True)
 
     def finish(self):
         """Print the closing line; the exit status for the suite."""
+        if self.skipped:
+            print('(%d skipped)' % self.skipped)
         print('%s: %d passed, %d failed' % (self.suite, self.passed, self.failed))
         return 1 if self.failed else 0
 

@@ -30,6 +30,10 @@ except ImportError:
                  '(scripts/install-deps.sh)')
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+sys.path.insert(0, os.path.join(TOP, 'matrix'))
+sys.path.insert(0, os.path.join(TOP, 'tests'))
+import cell  # noqa: E402  (the arch facts)
+from result import Results  # noqa: E402
 LL = os.path.join(TOP, 'hosttool', 'lineloc')
 LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
@@ -41,21 +45,10 @@ FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
 MUTANT_SEED = 5     # the default; HT_MUTANT_SEED overrides
 KEEP = os.path.join(tempfile.gettempdir(), 'lineloc-bad-mutants')
 
-counts = {'pass': 0, 'fail': 0, 'skip': 0}
 ZLIB32 = None   # does lineloc-i686 have zlib?
-
-
-def result(ok, name, detail=''):
-    tag = 'PASS' if ok else 'FAIL'
-    counts['pass' if ok else 'fail'] += 1
-    print('%s: %s%s' % (tag, name, (' -- ' + detail) if detail else ''),
-          flush=True)
-    return ok
-
-
-def skip(name, why):
-    counts['skip'] += 1
-    print('SKIP: %s -- %s' % (name, why), flush=True)
+RESULTS = Results('hosttool')
+result = RESULTS.check
+skip = RESULTS.skip
 
 
 def note(msg):
@@ -237,17 +230,16 @@ def same32(name, args, expect_err=None):
 # ---------------------------------------------------------------------------
 # 1. generated objects: 4 toolchains x DWARF versions, executables and .o
 
-TOOLCHAINS = [
-    # name, gcc, binutils prefix
-    ('x86_64', 'gcc', ''),
-    ('i386', 'i686-linux-gnu-gcc', 'i686-linux-gnu-'),
-    ('arm', 'arm-linux-gnueabi-gcc', 'arm-linux-gnueabi-'),
-    ('arm64', 'aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-'),
-]
+# name, gcc, binutils prefix: the matrix's arches (arch-configs/)
+TOOLCHAINS = [(a, cell.tool(f, 'gcc'), f['CROSS_COMPILE'])
+              for a, f in ((a, cell.load_arch(a)) for a in cell.arches())]
+# the line-table version gas writes for plain -g where gcc does not say
+AS_LINE_VERSION = {a: int(cell.load_arch(a)['AS_LINE_VERSION'])
+                   for a in cell.arches() if cell.load_arch(a)['AS_LINE_VERSION']}
 
-# name, flags, expected version (arm where it differs), offset size
+# name, flags, expected version (per arch where it differs), offset size
 VARIANTS = [
-    ('default', ['-g'], 5, {'arm': 3}, 4),
+    ('default', ['-g'], 5, AS_LINE_VERSION, 4),
     ('gdwarf-2', ['-gdwarf-2'], 3, {}, 4),
     ('as-v3', ['-gdwarf-3', '-Wa,--gdwarf-3'], 3, {}, 4),
     ('as-v4', ['-gdwarf-4', '-Wa,--gdwarf-4'], 4, {}, 4),
@@ -257,9 +249,9 @@ VARIANTS = [
     ('gcc-v5', ['-gdwarf-5', '-gno-as-loc-support'], 5, {}, 4),
     ('dwarf64-v4', ['-gdwarf-4', '-gdwarf64', '-gno-as-loc-support'], 4, {}, 8),
     ('dwarf64-v5', ['-gdwarf-5', '-gdwarf64', '-gno-as-loc-support'], 5, {}, 8),
-    ('zlib', ['-g', '-gz=zlib'], 5, {'arm': 3}, 4),
+    ('zlib', ['-g', '-gz=zlib'], 5, AS_LINE_VERSION, 4),
     # .debug_aranges removed: unit ranges from the DIEs (DW_AT_ranges)
-    ('no-aranges', ['-g'], 5, {'arm': 3}, 4),
+    ('no-aranges', ['-g'], 5, AS_LINE_VERSION, 4),
 ]
 
 # clang-14 (x86_64): DWARF 5 units give their ranges as DW_FORM_rnglistx,
@@ -1437,8 +1429,7 @@ def test_debian(work, rnd):
 # ---------------------------------------------------------------------------
 # 4. the matrix kernels (build/<arch>/), once they exist
 
-MATRIX = [('x86_64', ''), ('i386', 'i686-linux-gnu-'),
-          ('arm', 'arm-linux-gnueabi-'), ('arm64', 'aarch64-linux-gnu-')]
+MATRIX = [(a, pre) for a, _, pre in TOOLCHAINS]
 
 
 def test_matrix(work, rnd):
@@ -1558,9 +1549,7 @@ def main():
         check_reproducible(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print('(%d skipped)' % counts['skip'])
-    print('hosttool: %d passed, %d failed' % (counts['pass'], counts['fail']))
-    return 1 if counts['fail'] else 0
+    return RESULTS.finish()
 
 
 if __name__ == '__main__':
