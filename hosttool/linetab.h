@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linetab.h - compact line tables: address offset -> (path, line)
+ *
+ * A line table maps u32 offsets from a base chosen by its builder (the
+ * kernel: _text, or _sinittext for a second table of init text) to source
+ * locations.  Rows are coded in blocks of a fixed number of rows; a block
+ * index finds a block by binary search, and a block is decoded from its
+ * start up to the row that covers the wanted offset.  Inside a block the
+ * address delta, the file (move-to-front over the files seen in the block)
+ * and the line (delta against the last line of the same file) are coded
+ * with rANS under static frequency tables that the table carries itself.
+ * The byte layout is described in hosttool/README.md.
+ *
+ * The decoder (linetab_dec.c) is shared by the kernel and user space: no
+ * allocation, no global state, no libc, and every read is checked against
+ * the table's own sizes.  The encoder (linetab_enc.c) is host code written
+ * so that a module loader could run it: no stdio, memory from the caller.
+ */
+#ifndef LINETAB_H
+#define LINETAB_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#endif
+
+#define LINETAB_MAGIC		0x3154414cU	/* "LAT1", little-endian */
+#define LINETAB_HDR_SIZE	64
+#define LINETAB_PROB_BITS	12		/* rANS probability scale */
+#define LINETAB_LUT_BITS	6		/* slot -> symbol guide table */
+#define LINETAB_MAX_SYMS	96		/* symbols of one alphabet */
+#define LINETAB_MTF		16		/* files remembered in a block */
+#define LINETAB_MAX_BLOCK	4096		/* rows per block, at most */
+
+/* Coding contexts; the table holds one frequency table for each. */
+enum {
+	LINETAB_CTX_ADDR = 0,		/* 8: by the previous row's class */
+	LINETAB_CTX_FILE = 8,		/* 12: previous file event x gap size */
+	LINETAB_CTX_LINE = 20,		/* 4: same file, by previous line step */
+	LINETAB_CTX_LINE_MTF = 24,	/* line delta after a file switch */
+	LINETAB_CTX_LINE_ABS = 25,	/* line of a file new in the block */
+	LINETAB_CTX_FILE_IDX = 26,	/* index of a file new in the block */
+	LINETAB_NCTX = 27
+};
+
+/* Errors: lookups return 0, LINETAB_UNKNOWN or -LINETAB_E_*. */
+#define LINETAB_UNKNOWN	1	/* the table has no location for the offset */
+enum {
+	LINETAB_E_HEADER = 2,	/* bad magic, sizes or offsets in the header */
+	LINETAB_E_CODE,		/* a frequency table is damaged */
+	LINETAB_E_DATA,		/* block data inconsistent or truncated */
+};
+
+/**
+ * struct linetab_loc - the location of an offset
+ * @dir: directory part of the path, with its trailing '/', not terminated
+ * @dir_len: bytes at @dir (0 for a path without a directory)
+ * @name: file name part of the path, not terminated
+ * @name_len: bytes at @name
+ * @file: index of the path in the table
+ * @line: line number; 0 when the row has no line ("path:0" rows)
+ * @start: offset of the row that covers the looked-up offset
+ *
+ * The path is @dir followed by @name; both point into the table.
+ */
+struct linetab_loc {
+	const char *dir;
+	u32 dir_len;
+	const char *name;
+	u32 name_len;
+	u32 file;
+	u32 line;
+	u32 start;
+};
+
+int linetab_check_header(const void *tab, size_t size);
+int linetab_lookup(const void *tab, size_t size, u32 off,
+		   struct linetab_loc *loc);
+int linetab_path(const void *tab, size_t size, u32 file,
+		 struct linetab_loc *loc);
+
+#ifndef __KERNEL__
+/* ---- encoder (linetab_enc.c), host only for now ---- */
+
+/**
+ * struct linetab_row - one row of a line program, in sequence order
+ * @off: offset from the table's base
+ * @file: index into the caller's path array
+ * @line: line number (0: no line)
+ * @end: the end of a sequence: the offset has no location
+ */
+struct linetab_row {
+	u32 off;
+	u32 file;
+	u32 line;
+	u32 end;
+};
+
+/*
+ * Memory for the encoder.  @alloc returns zeroed or uninitialised memory
+ * (either is fine) or NULL; @free takes what @alloc returned, or NULL.
+ */
+struct linetab_alloc {
+	void *(*alloc)(void *arg, size_t size);
+	void (*free)(void *arg, void *ptr);
+	void *arg;
+};
+
+/**
+ * struct linetab_stats - what the encoder kept and where the bytes went
+ */
+struct linetab_stats {
+	u32 rows_in;		/* rows given */
+	u32 kept;		/* entries after the kept-row rules (kallsyms) */
+	u32 entries;		/* entries in the table (rows and ends) */
+	u32 ends;		/* of which ends of sequences (gaps) */
+	u32 files;		/* distinct paths used */
+	u32 blocks;
+	size_t header, codes, index, data, paths, total;
+};
+
+enum {
+	LINETAB_ENC_NOMEM = 1,
+	LINETAB_ENC_ARG,	/* bad file index, block size or path */
+	LINETAB_ENC_LIMIT,	/* a count does not fit the format */
+};
+
+int linetab_encode(const struct linetab_row *rows, size_t nrows,
+		   const char *const *paths, size_t npaths, u32 block_rows,
+		   const struct linetab_alloc *mem, u8 **out, size_t *out_size,
+		   struct linetab_stats *st);
+#endif
+
+#endif /* LINETAB_H */
