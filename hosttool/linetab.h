@@ -7,9 +7,10 @@
  * locations.  Rows are coded in blocks of a fixed number of rows; a block
  * index finds a block by binary search, and a block is decoded from its
  * start up to the row that covers the wanted offset.  Inside a block the
- * address delta, the file (move-to-front over the files seen in the block)
- * and the line (delta against the last line of the same file) are coded
- * with rANS under static frequency tables that the table carries itself.
+ * file (move-to-front over the files seen in the block), the line (delta
+ * against the last line of the same file) and the address delta are coded
+ * with canonical prefix codes, one per context, that the table carries
+ * itself (built by the encoder for this table's rows).
  * The byte layout is described in hosttool/README.md.
  *
  * The decoder (linetab_dec.c) is shared by the kernel and user space: no
@@ -32,30 +33,28 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 #endif
 
-#define LINETAB_MAGIC		0x3154414cU	/* "LAT1", little-endian */
+#define LINETAB_MAGIC		0x3254414cU	/* "LAT2", little-endian */
 #define LINETAB_HDR_SIZE	64
-#define LINETAB_PROB_BITS	12		/* rANS probability scale */
-#define LINETAB_LUT_BITS	6		/* slot -> symbol guide table */
-#define LINETAB_MAX_SYMS	96		/* symbols of one alphabet */
+#define LINETAB_MAX_LEN		12		/* longest prefix code */
+#define LINETAB_MAX_SYMS	128		/* symbols of one alphabet */
 #define LINETAB_MTF		16		/* files remembered in a block */
 #define LINETAB_MAX_BLOCK	4096		/* rows per block, at most */
 
-/* Coding contexts; the table holds one frequency table for each. */
+/* Coding contexts; the table holds one prefix code for each. */
 enum {
-	LINETAB_CTX_ADDR = 0,		/* 8: by the previous row's class */
-	LINETAB_CTX_FILE = 8,		/* 12: previous file event x gap size */
-	LINETAB_CTX_LINE = 20,		/* 4: same file, by previous line step */
-	LINETAB_CTX_LINE_MTF = 24,	/* line delta after a file switch */
-	LINETAB_CTX_LINE_ABS = 25,	/* line of a file new in the block */
-	LINETAB_CTX_FILE_IDX = 26,	/* index of a file new in the block */
-	LINETAB_NCTX = 27
+	LINETAB_CTX_ROW = 0,		/* 9: by the previous row's class */
+	LINETAB_CTX_ADDR = 9,		/* 8: by the row's class */
+	LINETAB_CTX_LINE_MTF = 17,	/* line delta after a file switch */
+	LINETAB_CTX_LINE_ABS = 18,	/* line of a file new in the block */
+	LINETAB_CTX_FILE_IDX = 19,	/* index of a file new in the block */
+	LINETAB_NCTX = 20
 };
 
 /* Errors: lookups return 0, LINETAB_UNKNOWN or -LINETAB_E_*. */
 #define LINETAB_UNKNOWN	1	/* the table has no location for the offset */
 enum {
 	LINETAB_E_HEADER = 2,	/* bad magic, sizes or offsets in the header */
-	LINETAB_E_CODE,		/* a frequency table is damaged */
+	LINETAB_E_CODE,		/* a prefix code is damaged */
 	LINETAB_E_DATA,		/* block data inconsistent or truncated */
 };
 
@@ -124,6 +123,7 @@ struct linetab_stats {
 	u32 ends;		/* of which ends of sequences (gaps) */
 	u32 files;		/* distinct paths used */
 	u32 blocks;
+	u32 lut_bits;		/* decode table bits of each code */
 	size_t header, codes, index, data, paths, total;
 };
 

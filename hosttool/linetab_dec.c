@@ -11,9 +11,7 @@
 #include "linetab.h"
 #include "linetab_model.h"
 
-#define LT_L		(1U << 23)	/* rANS state lower bound */
-#define LT_PMASK	((1U << LINETAB_PROB_BITS) - 1)
-#define LT_LUT		(1U << LINETAB_LUT_BITS)
+#define LT_LONG		0xffffU		/* decode table: a longer code */
 
 static inline u32 get16(const u8 *p)
 {
@@ -25,34 +23,41 @@ static inline u32 get32(const u8 *p)
 	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
 }
 
+static inline u64 get_be64(const u8 *p)
+{
+	return (u64)p[0] << 56 | (u64)p[1] << 48 | (u64)p[2] << 40 |
+	       (u64)p[3] << 32 | (u64)p[4] << 24 | (u64)p[5] << 16 |
+	       (u64)p[6] << 8 | p[7];
+}
+
 /* The header and its sections, checked against the table's size. */
 struct lt_tab {
 	const u8 *t;
-	u32 size, entries, block_rows, nblocks;
+	u32 size, entries, block_rows, nblocks, lut_bits;
 	u32 ctx_off, index_off, data_off, data_size;
 	u32 nfiles, ndirs, files_off, dirs_off, str_off, str_size;
 };
 
 /* Is [off, off + count * elem) inside @size bytes? */
-static bool lt_fits(u32 size, u32 off, u32 count, u32 elem)
+static bool lt_fits(u32 size, u32 off, u64 count, u32 elem)
 {
-	return off <= size && (u64)count * elem <= size - off;
+	return off <= size && count * elem <= size - off;
 }
 
 static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 {
 	const u8 *t = tab;
-	u32 need;
+	u32 v;
 
-	if (!tab || size < LINETAB_HDR_SIZE)
-		return -LINETAB_E_HEADER;
-	if (get32(t) != LINETAB_MAGIC)
+	if (!tab || size < LINETAB_HDR_SIZE || get32(t) != LINETAB_MAGIC)
 		return -LINETAB_E_HEADER;
 	h->t = t;
 	h->size = get32(t + 4);
 	h->entries = get32(t + 8);
 	h->block_rows = get32(t + 12);
 	h->nblocks = get32(t + 16);
+	v = get32(t + 20);
+	h->lut_bits = v >> 16;
 	h->ctx_off = get32(t + 24);
 	h->index_off = get32(t + 28);
 	h->data_off = get32(t + 32);
@@ -64,189 +69,254 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	h->str_off = get32(t + 56);
 	h->str_size = get32(t + 60);
 	if (h->size < LINETAB_HDR_SIZE || h->size > size ||
-	    get32(t + 20) != LINETAB_NCTX)
+	    (v & 0xffff) != LINETAB_NCTX || h->lut_bits < 1 ||
+	    h->lut_bits > LINETAB_MAX_LEN)
 		return -LINETAB_E_HEADER;
-	if (!h->block_rows || h->block_rows > LINETAB_MAX_BLOCK)
-		return -LINETAB_E_HEADER;
-	need = h->entries / h->block_rows + !!(h->entries % h->block_rows);
-	if (h->nblocks != need)
+	if (!h->block_rows || h->block_rows > LINETAB_MAX_BLOCK ||
+	    h->nblocks != h->entries / h->block_rows +
+			  !!(h->entries % h->block_rows))
 		return -LINETAB_E_HEADER;
 	if (!lt_fits(h->size, h->ctx_off, LINETAB_NCTX, 4) ||
 	    !lt_fits(h->size, h->index_off, h->nblocks, 8) ||
 	    !lt_fits(h->size, h->data_off, h->data_size, 1) ||
-	    h->nfiles >= 0xffffffffU || h->ndirs >= 0xffffffffU ||
-	    !lt_fits(h->size, h->files_off, h->nfiles + 1, 4) ||
-	    !lt_fits(h->size, h->files_off + (h->nfiles + 1) * 4,
-		     h->nfiles, 2) ||
-	    !lt_fits(h->size, h->dirs_off, h->ndirs + 1, 4) ||
+	    !lt_fits(h->size, h->files_off, (u64)h->nfiles + 1, 4) ||
+	    !lt_fits(h->size, h->files_off + 4 * (h->nfiles + 1), h->nfiles,
+		     2) ||
+	    !lt_fits(h->size, h->dirs_off, (u64)h->ndirs + 1, 4) ||
 	    !lt_fits(h->size, h->str_off, h->str_size, 1))
 		return -LINETAB_E_HEADER;
 	return 0;
 }
 
-/* One frequency table: nsym, cum[nsym + 1], lut[LT_LUT]. */
+/*
+ * One prefix code: nsym, the number of codes of each length 1..MAX_LEN,
+ * the nsym symbols in canonical order, and a decode table of 2^lut_bits
+ * u16: symbol << 4 | length, or LT_LONG for a code longer than lut_bits.
+ * A code of one symbol has length 0.  Symbols out of an alphabet's range
+ * are caught where they are used.
+ */
 struct lt_code {
-	const u8 *cum;
+	const u8 *cnt;
+	const u8 *sorted;
 	const u8 *lut;
 	u32 nsym;
 };
 
-static int lt_codes(const struct lt_tab *h, struct lt_code *c)
+static int lt_code_at(const struct lt_tab *h, u32 i, struct lt_code *c)
 {
-	u32 i, pos, n;
+	u32 pos = get32(h->t + h->ctx_off + 4 * i), n;
 
-	for (i = 0; i < LINETAB_NCTX; i++) {
-		pos = get32(h->t + h->ctx_off + 4 * i);
-		if (!lt_fits(h->size, pos, 2, 1))
-			return -LINETAB_E_CODE;
-		n = get16(h->t + pos);
-		if (n > LINETAB_MAX_SYMS ||
-		    !lt_fits(h->size, pos + 2, 2 * (n + 1) + LT_LUT, 1))
-			return -LINETAB_E_CODE;
-		c[i].nsym = n;
-		c[i].cum = h->t + pos + 2;
-		c[i].lut = c[i].cum + 2 * (n + 1);
-	}
+	if (!lt_fits(h->size, pos, 1, 1))
+		return -LINETAB_E_CODE;
+	n = h->t[pos];
+	if (!lt_fits(h->size, pos + 1, LINETAB_MAX_LEN + n +
+		     (2ULL << h->lut_bits), 1))
+		return -LINETAB_E_CODE;
+	c->nsym = n;
+	c->cnt = h->t + pos + 1;
+	c->sorted = c->cnt + LINETAB_MAX_LEN;
+	c->lut = c->sorted + n;
 	return 0;
 }
 
-/* The rANS decoder of one block. */
-struct lt_dec {
-	u32 x;
+/* Bits of one block, most significant first, through a 64-bit window. */
+struct lt_bits {
+	u64 w;			/* @n valid bits at the top */
+	u32 n;
 	const u8 *p, *end;
+	u32 over;		/* bytes read past the end (as zeros) */
 	int err;
 };
 
-static inline void lt_renorm(struct lt_dec *d)
+static inline void lt_refill(struct lt_bits *b)
 {
-	while (d->x < LT_L) {
-		if (d->p >= d->end) {
-			d->err = -LINETAB_E_DATA;
-			d->x = LT_L;	/* stop here; the answer is lost */
-			return;
-		}
-		d->x = d->x << 8 | *d->p++;
+	if (b->end - b->p >= 8) {
+		b->w |= get_be64(b->p) >> b->n;
+		b->p += (63 - b->n) >> 3;
+		b->n |= 56;
+		return;
+	}
+	while (b->n <= 56) {
+		if (b->p < b->end)
+			b->w |= (u64)*b->p++ << (56 - b->n);
+		else
+			b->over++;
+		b->n += 8;
 	}
 }
 
-static inline u32 lt_sym(struct lt_dec *d, const struct lt_code *c)
+static inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1 <= n <= 32 */
 {
-	u32 slot = d->x & LT_PMASK, s, lo, hi;
+	u32 v = b->w >> (64 - n);
 
-	if (!c->nsym)
-		goto bad;
-	s = c->lut[slot >> (LINETAB_PROB_BITS - LINETAB_LUT_BITS)];
-	if (s >= c->nsym)
-		goto bad;
-	while (s + 1 < c->nsym && get16(c->cum + 2 * (s + 1)) <= slot)
-		s++;
-	lo = get16(c->cum + 2 * s);
-	hi = get16(c->cum + 2 * (s + 1));
-	if (lo > slot || hi <= slot)
-		goto bad;
-	d->x = (hi - lo) * (d->x >> LINETAB_PROB_BITS) + slot - lo;
-	lt_renorm(d);
-	return s;
-bad:
-	d->err = -LINETAB_E_CODE;
+	b->w <<= n;
+	b->n -= n;
+	return v;
+}
+
+/* A code longer than the decode table: the canonical walk. */
+static u32 lt_long(struct lt_bits *b, const struct lt_code *c)
+{
+	u32 peek = b->w >> (64 - LINETAB_MAX_LEN), len, code, count;
+	u32 first = 0, index = 0;
+
+	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+		code = peek >> (LINETAB_MAX_LEN - len);
+		count = c->cnt[len - 1];
+		if (code - first < count) {
+			index += code - first;
+			if (index >= c->nsym)
+				break;
+			lt_take(b, len);
+			return c->sorted[index];
+		}
+		index += count;
+		first = (first + count) << 1;
+	}
+	b->err = -LINETAB_E_CODE;
 	return 0;
 }
 
-static inline u32 lt_bits(struct lt_dec *d, u32 n)	/* n <= 16 */
+/* One symbol; the window must hold LINETAB_MAX_LEN bits. */
+static inline u32 lt_sym(struct lt_bits *b, const struct lt_code *c,
+			 u32 lut_bits)
 {
-	u32 v = d->x & ((1U << n) - 1);
+	u32 e = get16(c->lut + 2 * (b->w >> (64 - lut_bits)));
 
-	d->x >>= n;
-	lt_renorm(d);
-	return v;
+	if (e == LT_LONG)
+		return lt_long(b, c);
+	b->w <<= e & 15;
+	b->n -= e & 15;
+	return e >> 4;
 }
 
-/* A number: its symbol, then its raw bits (high part first). */
-static u32 lt_num(struct lt_dec *d, const struct lt_code *c, u32 k)
+/* The raw bits of a number coded with lt_usyms(k); @s >= 1 << k. */
+static inline u32 lt_extra(struct lt_bits *b, u32 s, u32 k)
 {
-	u32 s = lt_sym(d, c), nb, v;
+	u32 nb;
 
-	if (s < (1U << k))
-		return s;
 	s -= 1U << k;
 	nb = k + s / 2;		/* bit length - 1 of the value */
 	if (nb > 31) {
-		d->err = -LINETAB_E_DATA;
+		b->err = -LINETAB_E_DATA;
 		return 0;
 	}
-	v = (2 | (s & 1)) << (nb - 1);
-	if (nb - 1 > 16) {
-		v |= lt_bits(d, nb - 17) << 16;
-		v |= lt_bits(d, 16);
-	} else if (nb > 1) {
-		v |= lt_bits(d, nb - 1);
-	}
-	return v;
+	return (2 | (s & 1)) << (nb - 1) | lt_take(b, nb - 1);
+}
+
+/* A number: refill, symbol, raw bits. */
+static inline u32 lt_num(struct lt_bits *b, const struct lt_code *c,
+			 u32 lut_bits, u32 k)
+{
+	u32 s;
+
+	lt_refill(b);
+	s = lt_sym(b, c, lut_bits);
+	return s < (1U << k) ? s : lt_extra(b, s, k);
 }
 
 struct lt_mtf {
 	u32 file, line;
 };
 
-/* Decoding state of a block: the MTF list and the previous row's class. */
+/* Decoding state of a block. */
 struct lt_state {
 	struct lt_mtf mtf[LINETAB_MTF];
-	u32 n, fclass, aclass, step, file, line;
+	u32 n, cls;		/* files in mtf[]; class of the last row */
+	u32 file, line;		/* the last row's answer */
 	bool end;
 };
 
-/* Decode the file and line of one row; @delta is its address delta. */
-static void lt_row(struct lt_dec *d, const struct lt_code *c,
-		   struct lt_state *s, u32 delta, u32 nfiles)
+/* Decode what one row is; leaves its answer and class in @s. */
+static void lt_row(struct lt_bits *b, const struct lt_code *c,
+		   const struct lt_tab *h, struct lt_state *s)
 {
 	struct lt_mtf m;
-	u32 f, zz, i;
+	u32 r, j, zz;
 
-	f = lt_sym(d, c + lt_file_ctx(s->fclass, delta));
-	if (f == LT_F_END) {
+	lt_refill(b);
+	r = lt_sym(b, c + LINETAB_CTX_ROW + s->cls, h->lut_bits);
+	if (r >= LT_RS_ZERO) {			/* the same file */
+		if (!s->n)
+			goto bad;
+		s->end = false;
+		if (r == LT_RS_ZERO) {
+			s->line = 0;
+			s->cls = LT_C_ZERO;
+			return;
+		}
+		zz = r - LT_RS_LINE;
+		if (zz >= 1U << LT_LINE_K)
+			zz = lt_extra(b, zz, LT_LINE_K);
+		s->mtf[0].line = lt_unzigzag(zz, s->mtf[0].line);
+		s->line = s->mtf[0].line;
+		s->cls = LT_C_STEP + lt_step_class(zz);
+		return;
+	}
+	if (r == LT_RS_END) {
 		s->end = true;
-		s->fclass = LT_FC_END;
-		s->aclass = LT_AC_END;
+		s->cls = LT_C_END;
 		return;
 	}
 	s->end = false;
-	if (f == LT_F_NEW) {
-		m.file = lt_num(d, c + LINETAB_CTX_FILE_IDX, LT_IDX_K);
-		m.line = lt_num(d, c + LINETAB_CTX_LINE_ABS, LT_ABS_K);
-		if (m.file >= nfiles)
-			d->err = -LINETAB_E_DATA;
-		i = s->n < LINETAB_MTF ? s->n++ : LINETAB_MTF - 1;
-		s->fclass = LT_FC_NEW;
-		s->aclass = m.line ? LT_AC_NEW : LT_AC_ZERO;
-		s->step = 3;
-		s->file = m.file;
+	if (r == LT_RS_NEW) {
+		m.file = lt_num(b, c + LINETAB_CTX_FILE_IDX, h->lut_bits,
+				LT_IDX_K);
+		m.line = lt_num(b, c + LINETAB_CTX_LINE_ABS, h->lut_bits,
+				LT_ABS_K);
+		if (m.file >= h->nfiles)
+			goto bad;
+		j = s->n < LINETAB_MTF ? s->n++ : LINETAB_MTF - 1;
 		s->line = m.line;
+		s->cls = m.line ? LT_C_NEW : LT_C_ZERO;
 	} else {
-		if (f >= s->n) {
-			d->err = -LINETAB_E_DATA;
-			return;
-		}
-		m = s->mtf[f];
-		i = f;
-		zz = lt_num(d, c + (f ? LINETAB_CTX_LINE_MTF :
-				    LINETAB_CTX_LINE + s->step), LT_LINE_K);
-		s->file = m.file;
+		j = r - LT_RS_MTF + 1;
+		if (j >= s->n)
+			goto bad;
+		m = s->mtf[j];
+		zz = lt_num(b, c + LINETAB_CTX_LINE_MTF, h->lut_bits,
+			    LT_LINE_K);
 		if (!zz) {
 			s->line = 0;
-			s->aclass = LT_AC_ZERO;
-			s->step = 3;
+			s->cls = LT_C_ZERO;
 		} else {
 			m.line = lt_unzigzag(zz - 1, m.line);
 			s->line = m.line;
-			s->step = f ? 3 : lt_step_class(zz - 1);
-			s->aclass = f ? LT_AC_SWITCH : s->step;
+			s->cls = LT_C_SWITCH;
 		}
-		s->fclass = f == 0 ? LT_FC_SAME :
-			    f == 1 ? LT_FC_MTF1 : LT_FC_MTF;
 	}
-	for (; i > 0; i--)
-		s->mtf[i] = s->mtf[i - 1];
+	for (; j > 0; j--)
+		s->mtf[j] = s->mtf[j - 1];
 	s->mtf[0] = m;
+	s->file = m.file;
+	return;
+bad:
+	b->err = -LINETAB_E_DATA;
+}
+
+/* The path of @file into @loc. */
+static int lt_path(const struct lt_tab *h, u32 file, struct linetab_loc *loc)
+{
+	const u8 *names = h->t + h->files_off, *dirs = h->t + h->dirs_off;
+	u32 a, b, dir;
+
+	if (file >= h->nfiles)
+		return -LINETAB_E_HEADER;
+	a = get32(names + 4 * file);
+	b = get32(names + 4 * (file + 1));
+	dir = get16(names + 4 * (h->nfiles + 1) + 2 * file);
+	if (a > b || b > h->str_size || dir >= h->ndirs)
+		return -LINETAB_E_HEADER;
+	loc->file = file;
+	loc->name = (const char *)h->t + h->str_off + a;
+	loc->name_len = b - a;
+	a = get32(dirs + 4 * dir);
+	b = get32(dirs + 4 * (dir + 1));
+	if (a > b || b > h->str_size)
+		return -LINETAB_E_HEADER;
+	loc->dir = (const char *)h->t + h->str_off + a;
+	loc->dir_len = b - a;
+	return 0;
 }
 
 /**
@@ -262,32 +332,12 @@ int linetab_path(const void *tab, size_t size, u32 file,
 		 struct linetab_loc *loc)
 {
 	struct lt_tab h;
-	const u8 *names, *dirs;
-	u32 a, b, dir;
 	int ret;
 
 	ret = lt_parse(&h, tab, size);
 	if (ret)
 		return ret;
-	if (file >= h.nfiles)
-		return -LINETAB_E_HEADER;
-	names = h.t + h.files_off;
-	a = get32(names + 4 * file);
-	b = get32(names + 4 * (file + 1));
-	dir = get16(names + 4 * (h.nfiles + 1) + 2 * file);
-	if (a > b || b > h.str_size || dir >= h.ndirs)
-		return -LINETAB_E_HEADER;
-	loc->file = file;
-	loc->name = (const char *)h.t + h.str_off + a;
-	loc->name_len = b - a;
-	dirs = h.t + h.dirs_off;
-	a = get32(dirs + 4 * dir);
-	b = get32(dirs + 4 * (dir + 1));
-	if (a > b || b > h.str_size)
-		return -LINETAB_E_HEADER;
-	loc->dir = (const char *)h.t + h.str_off + a;
-	loc->dir_len = b - a;
-	return 0;
+	return lt_path(&h, file, loc);
 }
 
 /**
@@ -309,10 +359,10 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 {
 	struct lt_code c[LINETAB_NCTX];
 	struct lt_state s;
-	struct lt_dec d;
+	struct lt_bits b;
 	struct lt_tab h;
 	const u8 *ix;
-	u32 lo, hi, mid, b, start, end, rows, k, at, delta, next;
+	u32 lo, hi, mid, start, end, rows, k, at, next, i;
 	int ret;
 
 	ret = lt_parse(&h, tab, size);
@@ -333,42 +383,53 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 		else
 			hi = mid;
 	}
-	b = lo;
-	ret = lt_codes(&h, c);
-	if (ret)
-		return ret;
-	start = get32(ix + 8 * b + 4);
-	end = b + 1 < h.nblocks ? get32(ix + 8 * (b + 1) + 4) : h.data_size;
-	if (start > end || end > h.data_size || end - start < 4)
+	for (i = 0; i < LINETAB_NCTX; i++) {
+		ret = lt_code_at(&h, i, &c[i]);
+		if (ret)
+			return ret;
+	}
+	start = get32(ix + 8 * lo + 4);
+	end = lo + 1 < h.nblocks ? get32(ix + 8 * (lo + 1) + 4) : h.data_size;
+	if (start > end || end > h.data_size)
 		return -LINETAB_E_DATA;
-	rows = h.entries - b * h.block_rows;
+	rows = h.entries - lo * h.block_rows;
 	if (rows > h.block_rows)
 		rows = h.block_rows;
-	d.p = h.t + h.data_off + start;
-	d.end = h.t + h.data_off + end;
-	d.x = get32(d.p);
-	d.p += 4;
-	d.err = 0;
+	b.w = 0;
+	b.n = 0;
+	b.p = h.t + h.data_off + start;
+	b.end = h.t + h.data_off + end;
+	b.over = 0;
+	b.err = 0;
 	s.n = 0;
-	s.fclass = LT_FC_START;
-	s.aclass = LT_AC_END;
-	s.step = 3;
-	at = get32(ix + 8 * b);
-	lt_row(&d, c, &s, LT_GAP_SMALL, h.nfiles);
-	for (k = 1; k < rows && !d.err; k++) {
-		delta = lt_num(&d, c + LINETAB_CTX_ADDR + s.aclass,
-			       LT_ADDR_K) + 1;
-		next = at + delta;
-		if (d.err || next < at || next > off)
+	s.cls = LT_C_START;
+	s.file = 0;
+	at = get32(ix + 8 * lo);
+	lt_row(&b, c, &h, &s);
+	for (k = 1; k < rows && !b.err; k++) {
+		u32 file = s.file, line = s.line;
+		bool send = s.end;
+
+		/* the row first, then its address: past @off, undo it */
+		lt_row(&b, c, &h, &s);
+		next = at + lt_num(&b, c + LINETAB_CTX_ADDR + s.cls,
+				   h.lut_bits, LT_ADDR_K) + 1;
+		if (next <= at || next > off) {
+			s.file = file;
+			s.line = line;
+			s.end = send;
 			break;
+		}
 		at = next;
-		lt_row(&d, c, &s, delta, h.nfiles);
 	}
-	if (d.err)
-		return d.err;
+	if (b.err)
+		return b.err;
+	if (8 * ((u64)(b.p - (h.t + h.data_off + start)) + b.over) - b.n >
+	    8 * (u64)(end - start))
+		return -LINETAB_E_DATA;	/* read past the block */
 	if (s.end)
 		return LINETAB_UNKNOWN;
-	ret = linetab_path(tab, size, s.file, loc);
+	ret = lt_path(&h, s.file, loc);
 	if (ret)
 		return ret;
 	loc->line = s.line;
@@ -381,40 +442,43 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
  * @tab: the table
  * @size: bytes at @tab
  *
- * Checks the header, the frequency tables, the block index (increasing
- * offsets, block data inside the table) and the path arrays.  Lookups
- * check what they read anyway; this is for reporting a bad table early.
+ * Checks the header, the prefix codes (complete, canonical, decode tables
+ * that agree with them), the block index (increasing offsets, block data
+ * inside the table) and the path arrays.  Lookups check what they read
+ * anyway; this is for reporting a bad table early.
  *
  * Return: 0, or a negative LINETAB_E_* code.
  */
 int linetab_check_header(const void *tab, size_t size)
 {
-	struct lt_code c[LINETAB_NCTX];
+	struct lt_code c;
 	struct linetab_loc loc;
 	struct lt_tab h;
-	u32 i, j, prev, cur;
+	u32 i, j, len, total, prev = 0, cur, e;
+	u64 kraft;
 	int ret;
 
 	ret = lt_parse(&h, tab, size);
 	if (ret)
 		return ret;
-	ret = lt_codes(&h, c);
-	if (ret)
-		return ret;
 	for (i = 0; i < LINETAB_NCTX; i++) {
-		if (!c[i].nsym)
-			continue;
-		prev = 0;
-		for (j = 0; j <= c[i].nsym; j++) {
-			cur = get16(c[i].cum + 2 * j);
-			if (cur < prev || (j == 0 && cur) ||
-			    (j == c[i].nsym && cur != LT_PMASK + 1))
-				return -LINETAB_E_CODE;
-			prev = cur;
+		ret = lt_code_at(&h, i, &c);
+		if (ret)
+			return ret;
+		total = 0;
+		kraft = 0;
+		for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+			total += c.cnt[len - 1];
+			kraft += (u64)c.cnt[len - 1] << (LINETAB_MAX_LEN - len);
 		}
-		for (j = 0; j < LT_LUT; j++)
-			if (c[i].lut[j] >= c[i].nsym)
+		if (total > c.nsym ||
+		    (total > 1 && kraft != 1ULL << LINETAB_MAX_LEN))
+			return -LINETAB_E_CODE;
+		for (j = 0; j < 1U << h.lut_bits; j++) {
+			e = get16(c.lut + 2 * j);
+			if (e != LT_LONG && (e & 15) > h.lut_bits)
 				return -LINETAB_E_CODE;
+		}
 	}
 	for (i = 0; i < h.nblocks; i++) {
 		cur = get32(h.t + h.index_off + 8 * i + 4);
@@ -427,7 +491,7 @@ int linetab_check_header(const void *tab, size_t size)
 		prev = cur;
 	}
 	for (i = 0; i < h.nfiles; i++) {
-		ret = linetab_path(tab, size, i, &loc);
+		ret = lt_path(&h, i, &loc);
 		if (ret)
 			return ret;
 	}

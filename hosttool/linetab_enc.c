@@ -15,9 +15,6 @@
 #include "linetab.h"
 #include "linetab_model.h"
 
-#define LT_L		(1U << 23)
-#define LT_LUT		(1U << LINETAB_LUT_BITS)
-#define LT_RAW		0xff	/* symbol "context" of raw bits */
 
 struct ent {
 	u32 off, file, line, end;
@@ -30,15 +27,17 @@ struct sym {
 
 struct enc {
 	const struct linetab_alloc *mem;
-	const char *const *paths;
 	struct sym *syms;
 	size_t nsyms, cap;
 	u32 cnt[LINETAB_NCTX][LINETAB_MAX_SYMS];
-	u16 cum[LINETAB_NCTX][LINETAB_MAX_SYMS + 1];
-	u32 nsym[LINETAB_NCTX];
+	u8 len[LINETAB_NCTX][LINETAB_MAX_SYMS];
+	u32 code[LINETAB_NCTX][LINETAB_MAX_SYMS];
 	u32 *newcnt;		/* per file: blocks it is new in */
 	bool count_only;
 };
+
+#define LT_RAW		0xff	/* symbol "context" of raw bits */
+#define LT_LONG		0xffffU
 
 static void *lt_alloc(const struct linetab_alloc *m, size_t n)
 {
@@ -158,23 +157,19 @@ static int emit(struct enc *e, u32 ctx, u32 nbits, u32 val)
 	return 0;
 }
 
-static int emit_num(struct enc *e, u32 ctx, u32 v, u32 k)
+/* @v as lt_usyms(@k) symbol @base + s and its raw bits. */
+static int emit_num(struct enc *e, u32 ctx, u32 base, u32 v, u32 k)
 {
-	u32 nb, raw;
+	u32 nb;
 	int ret;
 
 	if (v < (1U << k))
-		return emit(e, ctx, 0, v);
+		return emit(e, ctx, 0, base + v);
 	nb = lt_fls(v);
-	ret = emit(e, ctx, 0, (1U << k) + (nb - k) * 2 + ((v >> (nb - 1)) & 1));
-	raw = v & ((1U << (nb - 1)) - 1);
-	if (!ret && nb - 1 > 16) {
-		ret = emit(e, LT_RAW, nb - 17, raw >> 16);
-		if (!ret)
-			ret = emit(e, LT_RAW, 16, raw & 0xffff);
-	} else if (!ret && nb > 1) {
-		ret = emit(e, LT_RAW, nb - 1, raw);
-	}
+	ret = emit(e, ctx, 0,
+		   base + (1U << k) + (nb - k) * 2 + ((v >> (nb - 1)) & 1));
+	if (!ret)
+		ret = emit(e, LT_RAW, nb - 1, v & ((1U << (nb - 1)) - 1));
 	return ret;
 }
 
@@ -182,169 +177,182 @@ struct lt_mtf {
 	u32 file, line;
 };
 
-struct lt_state {
-	struct lt_mtf mtf[LINETAB_MTF];
-	u32 n, fclass, aclass, step;
-};
-
 /* The model, as linetab_dec.c runs it, over one block. */
 static int model_block(struct enc *e, const struct ent *en, u32 rows)
 {
-	struct lt_state s;
-	struct lt_mtf m;
-	u32 k, j, i, delta, zz;
+	struct lt_mtf mtf[LINETAB_MTF], m;
+	u32 k, j, i, zz, n = 0, cls = LT_C_START, prev;
 	int ret = 0;
 
-	s.n = 0;
-	s.fclass = LT_FC_START;
-	s.aclass = LT_AC_END;
-	s.step = 3;
 	for (k = 0; k < rows && !ret; k++) {
-		delta = LT_GAP_SMALL;
-		if (k) {
-			delta = en[k].off - en[k - 1].off;
-			ret = emit_num(e, LINETAB_CTX_ADDR + s.aclass,
-				       delta - 1, LT_ADDR_K);
-		}
+		prev = cls;
 		if (en[k].end) {
-			if (!ret)
-				ret = emit(e, lt_file_ctx(s.fclass, delta), 0,
-					   LT_F_END);
-			s.fclass = LT_FC_END;
-			s.aclass = LT_AC_END;
-			continue;
+			ret = emit(e, LINETAB_CTX_ROW + prev, 0, LT_RS_END);
+			cls = LT_C_END;
+			goto addr;
 		}
-		for (j = 0; j < s.n; j++)
-			if (s.mtf[j].file == en[k].file)
+		for (j = 0; j < n; j++)
+			if (mtf[j].file == en[k].file)
 				break;
-		if (!ret)
-			ret = emit(e, lt_file_ctx(s.fclass, delta), 0,
-				   j < s.n ? j : LT_F_NEW);
-		if (ret)
-			break;
-		if (j == s.n) {
+		if (j == 0 && n) {		/* the same file */
+			if (!en[k].line) {
+				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+					   LT_RS_ZERO);
+				cls = LT_C_ZERO;
+				goto addr;
+			}
+			zz = lt_zigzag(en[k].line, mtf[0].line);
+			ret = emit_num(e, LINETAB_CTX_ROW + prev, LT_RS_LINE,
+				       zz, LT_LINE_K);
+			mtf[0].line = en[k].line;
+			cls = LT_C_STEP + lt_step_class(zz);
+			goto addr;
+		}
+		if (j == n) {
 			m.file = en[k].file;
 			m.line = en[k].line;
 			if (e->newcnt)
 				e->newcnt[m.file]++;
-			ret = emit_num(e, LINETAB_CTX_FILE_IDX, m.file,
-				       LT_IDX_K);
+			ret = emit(e, LINETAB_CTX_ROW + prev, 0, LT_RS_NEW);
 			if (!ret)
-				ret = emit_num(e, LINETAB_CTX_LINE_ABS, m.line,
-					       LT_ABS_K);
-			i = s.n < LINETAB_MTF ? s.n++ : LINETAB_MTF - 1;
-			s.fclass = LT_FC_NEW;
-			s.aclass = m.line ? LT_AC_NEW : LT_AC_ZERO;
-			s.step = 3;
+				ret = emit_num(e, LINETAB_CTX_FILE_IDX, 0,
+					       m.file, LT_IDX_K);
+			if (!ret)
+				ret = emit_num(e, LINETAB_CTX_LINE_ABS, 0,
+					       m.line, LT_ABS_K);
+			i = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
+			cls = m.line ? LT_C_NEW : LT_C_ZERO;
 		} else {
-			m = s.mtf[j];
+			m = mtf[j];
 			i = j;
+			ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+				   LT_RS_MTF + j - 1);
 			if (!en[k].line) {
-				ret = emit_num(e, j ? LINETAB_CTX_LINE_MTF :
-					       LINETAB_CTX_LINE + s.step, 0,
-					       LT_LINE_K);
-				s.aclass = LT_AC_ZERO;
-				s.step = 3;
+				if (!ret)
+					ret = emit(e, LINETAB_CTX_LINE_MTF, 0,
+						   0);
+				cls = LT_C_ZERO;
 			} else {
 				zz = lt_zigzag(en[k].line, m.line);
-				ret = emit_num(e, j ? LINETAB_CTX_LINE_MTF :
-					       LINETAB_CTX_LINE + s.step,
-					       zz + 1, LT_LINE_K);
+				if (!ret)
+					ret = emit_num(e, LINETAB_CTX_LINE_MTF,
+						       0, zz + 1, LT_LINE_K);
 				m.line = en[k].line;
-				s.step = j ? 3 : lt_step_class(zz);
-				s.aclass = j ? LT_AC_SWITCH : s.step;
+				cls = LT_C_SWITCH;
 			}
-			s.fclass = j == 0 ? LT_FC_SAME :
-				   j == 1 ? LT_FC_MTF1 : LT_FC_MTF;
 		}
 		for (; i > 0; i--)
-			s.mtf[i] = s.mtf[i - 1];
-		s.mtf[0] = m;
+			mtf[i] = mtf[i - 1];
+		mtf[0] = m;
+addr:
+		if (k && !ret)
+			ret = emit_num(e, LINETAB_CTX_ADDR + cls, 0,
+				       en[k].off - en[k - 1].off - 1,
+				       LT_ADDR_K);
 	}
 	return ret;
 }
 
-/* Counts to frequencies summing to 1 << LINETAB_PROB_BITS. */
+/* Huffman code lengths of at most LINETAB_MAX_LEN bits for one context. */
 static void make_code(struct enc *e, u32 c)
 {
-	const u32 scale = 1U << LINETAB_PROB_BITS;
-	u32 f[LINETAB_MAX_SYMS], n = 0, s, big;
-	u64 total = 0, sum = 0;
+	u64 w[2 * LINETAB_MAX_SYMS];
+	int parent[2 * LINETAB_MAX_SYMS];
+	bool live[2 * LINETAB_MAX_SYMS];
+	u32 cnt[LINETAB_MAX_SYMS], s, n, nodes, a, b, i, len, max, code;
 
 	for (s = 0; s < LINETAB_MAX_SYMS; s++) {
-		total += e->cnt[c][s];
-		if (e->cnt[c][s])
-			n = s + 1;
+		cnt[s] = e->cnt[c][s];
+		e->len[c][s] = 0;
 	}
-	e->nsym[c] = n;
-	if (!n)
-		return;
-	big = 0;
-	for (s = 0; s < n; s++) {
-		f[s] = 0;
-		if (e->cnt[c][s]) {
-			f[s] = (u32)(((u64)e->cnt[c][s] * scale + total / 2) /
-				     total);
-			if (!f[s])
-				f[s] = 1;
+	for (;;) {
+		nodes = LINETAB_MAX_SYMS;
+		n = 0;
+		for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+			w[s] = cnt[s];
+			live[s] = cnt[s] != 0;
+			parent[s] = -1;
+			n += live[s];
 		}
-		sum += f[s];
-		if (f[s] > f[big])
-			big = s;
-	}
-	while (sum != scale) {
-		if (sum < scale) {
-			f[big] += scale - sum;
-			sum = scale;
+		if (n <= 1)
+			return;		/* one symbol: length 0 */
+		while (--n) {
+			a = b = 2 * LINETAB_MAX_SYMS;
+			for (i = 0; i < nodes; i++) {
+				if (!live[i])
+					continue;
+				if (a == 2 * LINETAB_MAX_SYMS || w[i] < w[a]) {
+					b = a;
+					a = i;
+				} else if (b == 2 * LINETAB_MAX_SYMS ||
+					   w[i] < w[b]) {
+					b = i;
+				}
+			}
+			w[nodes] = w[a] + w[b];
+			live[nodes] = true;
+			parent[nodes] = -1;
+			live[a] = live[b] = false;
+			parent[a] = parent[b] = nodes++;
+		}
+		max = 0;
+		for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+			if (!cnt[s])
+				continue;
+			for (len = 0, i = s; parent[i] >= 0; i = parent[i])
+				len++;
+			e->len[c][s] = len;
+			if (len > max)
+				max = len;
+		}
+		if (max <= LINETAB_MAX_LEN)
 			break;
-		}
-		for (s = 0, big = 0; s < n; s++)
-			if (f[s] > f[big])
-				big = s;
-		if (sum - scale < f[big]) {
-			f[big] -= sum - scale;
-			sum = scale;
-		} else {
-			sum -= f[big] - 1;
-			f[big] = 1;
-		}
+		for (s = 0; s < LINETAB_MAX_SYMS; s++)
+			if (cnt[s])
+				cnt[s] = (cnt[s] + 1) / 2;
 	}
-	e->cum[c][0] = 0;
-	for (s = 0; s < n; s++)
-		e->cum[c][s + 1] = e->cum[c][s] + f[s];
+	code = 0;
+	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+		for (s = 0; s < LINETAB_MAX_SYMS; s++)
+			if (e->len[c][s] == len)
+				e->code[c][s] = code++;
+		code <<= 1;
+	}
 }
 
-/* Code one block's symbols backwards; returns the bytes, at *start. */
-static u8 *code_block(struct enc *e, const struct sym *sy, size_t n,
-		      u8 *bufend)
-{
-	u8 *p = bufend;
-	u32 x = LT_L, f, start, scale, xmax;
-	size_t i = n;
+/* Bits, most significant first. */
+struct bw {
+	u8 *p;
+	u64 acc;
+	u32 n;
+};
 
-	while (i--) {
-		if (sy[i].ctx == LT_RAW) {
-			f = 1;
-			start = sy[i].val;
-			scale = sy[i].nbits;
-		} else {
-			start = e->cum[sy[i].ctx][sy[i].val];
-			f = e->cum[sy[i].ctx][sy[i].val + 1] - start;
-			scale = LINETAB_PROB_BITS;
-		}
-		xmax = ((LT_L >> scale) << 8) * f;
-		while (x >= xmax) {
-			*--p = x & 0xff;
-			x >>= 8;
-		}
-		x = ((x / f) << scale) + (x % f) + start;
+static void put_bits(struct bw *b, u32 v, u32 len)
+{
+	b->acc = b->acc << len | v;
+	b->n += len;
+	while (b->n >= 8) {
+		*b->p++ = b->acc >> (b->n - 8);
+		b->n -= 8;
 	}
-	p -= 4;
-	p[0] = x;
-	p[1] = x >> 8;
-	p[2] = x >> 16;
-	p[3] = x >> 24;
-	return p;
+}
+
+/* Write one block's symbols at @p; returns the end. */
+static u8 *code_block(struct enc *e, const struct sym *sy, size_t n, u8 *p)
+{
+	struct bw b = { p, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (sy[i].ctx == LT_RAW)
+			put_bits(&b, sy[i].val, sy[i].nbits);
+		else if (e->len[sy[i].ctx][sy[i].val])
+			put_bits(&b, e->code[sy[i].ctx][sy[i].val],
+				 e->len[sy[i].ctx][sy[i].val]);
+	}
+	if (b.n)
+		*b.p++ = b.acc << (8 - b.n);
+	return b.p;
 }
 
 static void put32(u8 *p, u32 v)
@@ -471,9 +479,9 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	struct bufs b = { 0 };
 	struct fcmp fc;
 	struct enc *e;
-	size_t i, j, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
+	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
 	size_t codes, data = 0, total, pos, k;
-	u32 c, blk;
+	u32 c, blk, lut_bits, lut, nsym[LINETAB_NCTX];
 	u8 *p;
 	int ret = -LINETAB_ENC_NOMEM;
 
@@ -496,7 +504,6 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		for (k = 0; k < LINETAB_MAX_SYMS; k++)
 			e->cnt[c][k] = 0;
 	e->mem = mem;
-	e->paths = paths;
 	e->nsyms = 0;
 	e->cap = 1024;
 	e->syms = lt_alloc(mem, e->cap * sizeof(*e->syms));
@@ -601,29 +608,31 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 			goto out;
 	}
 	b.symstart[nblocks] = e->nsyms;
-	codes = 4 * LINETAB_NCTX + 2 + 2 + LT_LUT;	/* + a shared empty one */
+	lut_bits = ne >= 65536 ? 8 : 6;
+	lut = 1U << lut_bits;
+	codes = 4 * LINETAB_NCTX + 1 + LINETAB_MAX_LEN + 2 * lut;
 	for (c = 0; c < LINETAB_NCTX; c++) {
 		make_code(e, c);
-		if (e->nsym[c])
-			codes += 2 + 2 * (e->nsym[c] + 1) + LT_LUT;
+		for (k = 0, nsym[c] = 0; k < LINETAB_MAX_SYMS; k++)
+			nsym[c] += e->cnt[c][k] != 0;
+		if (nsym[c])
+			codes += 1 + LINETAB_MAX_LEN + nsym[c] + 2 * lut;
 	}
 
-	/* 6. blocks: coded into scratch space, then measured */
-	b.scratch = lt_alloc(mem, 3 * e->nsyms + 8 * nblocks + 8);
+	/* 6. blocks, one after the other */
+	for (i = 0, k = 0; i < e->nsyms; i++)
+		k += e->syms[i].ctx == LT_RAW ? e->syms[i].nbits :
+		     e->len[e->syms[i].ctx][e->syms[i].val];
+	b.scratch = lt_alloc(mem, k / 8 + nblocks + 8);
 	if (!b.scratch)
 		goto out;
 	p = b.scratch;
 	for (blk = 0; blk < nblocks; blk++) {
-		size_t n = b.symstart[blk + 1] - b.symstart[blk];
-		u8 *end = p + 3 * n + 8, *start;
-
-		start = code_block(e, e->syms + b.symstart[blk], n, end);
-		b.blockpos[blk] = data;
-		for (i = 0; start + i < end; i++)
-			p[i] = start[i];
-		p += i;
-		data += i;
+		b.blockpos[blk] = p - b.scratch;
+		p = code_block(e, e->syms + b.symstart[blk],
+			       b.symstart[blk + 1] - b.symstart[blk], p);
 	}
+	data = p - b.scratch;
 
 	/* 7. the table */
 	total = LINETAB_HDR_SIZE + codes + 8 * nblocks + data +
@@ -641,29 +650,50 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	put32(p + 8, ne);
 	put32(p + 12, block_rows);
 	put32(p + 16, nblocks);
-	put32(p + 20, LINETAB_NCTX);
+	put32(p + 20, LINETAB_NCTX | lut_bits << 16);
 	pos = LINETAB_HDR_SIZE;
 	put32(p + 24, pos);
 	k = pos + 4 * LINETAB_NCTX;	/* the shared empty code, then ours */
-	put16(p + k, 0);
-	k += 2 + 2 + LT_LUT;
+	for (i = 0; i < lut; i++)
+		put16(p + k + 1 + LINETAB_MAX_LEN + 2 * i, LT_LONG);
+	k += 1 + LINETAB_MAX_LEN + 2 * lut;
 	for (c = 0; c < LINETAB_NCTX; c++) {
-		if (!e->nsym[c]) {
+		u8 *cnt, *sorted, *tab;
+		u32 len, s2, n2 = 0;
+
+		if (!nsym[c]) {
 			put32(p + pos + 4 * c, pos + 4 * LINETAB_NCTX);
 			continue;
 		}
 		put32(p + pos + 4 * c, k);
-		put16(p + k, e->nsym[c]);
-		k += 2;
-		for (i = 0; i <= e->nsym[c]; i++, k += 2)
-			put16(p + k, e->cum[c][i]);
-		for (i = 0, j = 0; i < LT_LUT; i++) {
-			u32 slot = i << (LINETAB_PROB_BITS - LINETAB_LUT_BITS);
+		p[k] = nsym[c];
+		cnt = p + k + 1;
+		sorted = cnt + LINETAB_MAX_LEN;
+		tab = sorted + nsym[c];
+		for (i = 0; i < lut; i++)
+			put16(tab + 2 * i, LT_LONG);
+		for (len = 0; len <= LINETAB_MAX_LEN; len++) {
+			for (s2 = 0; s2 < LINETAB_MAX_SYMS; s2++) {
+				u32 code = e->code[c][s2], f, fn;
 
-			while (e->cum[c][j + 1] <= slot)
-				j++;
-			p[k++] = j;
+				if (!e->cnt[c][s2] || e->len[c][s2] != len)
+					continue;
+				sorted[n2++] = s2;
+				if (len)
+					cnt[len - 1]++;
+				if (len > lut_bits) {
+					put16(tab + 2 * (code >>
+						   (len - lut_bits)), LT_LONG);
+					continue;
+				}
+				f = len ? code << (lut_bits - len) : 0;
+				fn = 1U << (lut_bits - len);
+				for (i = 0; i < fn; i++)
+					put16(tab + 2 * (f + i),
+					      s2 << 4 | len);
+			}
 		}
+		k += 1 + LINETAB_MAX_LEN + nsym[c] + 2 * lut;
 	}
 	pos = k;
 	put32(p + 28, pos);		/* index */
@@ -716,6 +746,7 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	stats.blocks = nblocks;
 	stats.header = LINETAB_HDR_SIZE;
 	stats.codes = codes;
+	stats.lut_bits = lut_bits;
 	stats.index = 8 * nblocks;
 	stats.data = data;
 	stats.paths = total - LINETAB_HDR_SIZE - codes - 8 * nblocks - data;

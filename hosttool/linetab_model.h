@@ -12,29 +12,32 @@
 /*
  * Numbers are coded as a symbol plus raw bits: 0 .. 2^k - 1 directly,
  * larger values by their bit length and the bit below the top one, the
- * rest raw (two symbols an octave).
+ * rest raw (two symbols an octave): lt_usyms(k) symbols for any u32.
  */
 #define LT_ADDR_K	5	/* address delta - 1 */
-#define LT_LINE_K	5	/* zigzag line delta; symbol 0 is "line 0" */
+#define LT_LINE_K	5	/* zigzag line delta (+ 1: 0 is "line 0") */
 #define LT_ABS_K	5	/* line of a file new in the block */
 #define LT_IDX_K	4	/* index of a file new in the block */
 
-/* File symbols: MTF positions, then these two. */
-#define LT_F_NEW	LINETAB_MTF
-#define LT_F_END	(LINETAB_MTF + 1)
-#define LT_F_NSYM	(LINETAB_MTF + 2)
+/*
+ * The row symbol: what a row is, and for a row in the same file as the
+ * row before, its line delta too.
+ */
+#define LT_RS_END	0			/* end of a sequence */
+#define LT_RS_NEW	1			/* file new in the block */
+#define LT_RS_MTF	2			/* + j - 1: MTF position j >= 1 */
+#define LT_RS_ZERO	(LT_RS_MTF + LINETAB_MTF - 1)	/* same file, line 0 */
+#define LT_RS_LINE	(LT_RS_ZERO + 1)	/* + number: zigzag delta */
 
-/* Classes of the previous row, for the choice of the next contexts. */
-enum { LT_FC_SAME, LT_FC_MTF1, LT_FC_MTF, LT_FC_NEW, LT_FC_END, LT_FC_START };
+/* Row classes: the context of the row's address and of the next row. */
 enum {
-	LT_AC_STEP = 0,		/* 0..3: same file, by line step class */
-	LT_AC_SWITCH = 4,	/* switched to a file in the MTF list */
-	LT_AC_NEW = 5,		/* a file new in the block */
-	LT_AC_END = 6,		/* an end of sequence */
-	LT_AC_ZERO = 7,		/* a row with line 0 */
+	LT_C_STEP = 0,		/* 0..3: same file, by line step class */
+	LT_C_SWITCH = 4,	/* switched to a file in the MTF list */
+	LT_C_NEW = 5,		/* a file new in the block */
+	LT_C_END = 6,		/* an end of sequence */
+	LT_C_ZERO = 7,		/* a row with line 0 */
+	LT_C_START = 8,		/* (previous class of a block's first row) */
 };
-
-#define LT_GAP_SMALL	16	/* address deltas below this: gap class 0 */
 
 static inline u32 lt_usyms(u32 k)
 {
@@ -67,11 +70,6 @@ static inline u32 lt_zigzag(u32 line, u32 last)
 static inline u32 lt_unzigzag(u32 zz, u32 last)
 {
 	return last + ((zz >> 1) ^ (u32)-(zz & 1));
-}
-
-static inline u32 lt_file_ctx(u32 fclass, u32 delta)
-{
-	return LINETAB_CTX_FILE + fclass * 2 + (delta >= LT_GAP_SMALL);
 }
 
 #endif /* LINETAB_MODEL_H */

@@ -331,7 +331,6 @@ static u8 *build(const struct linetab_row *rows, size_t n, uint32_t block,
 		fprintf(stderr, "linetab: encoder error %d\n", ret);
 		exit(2);
 	}
-	if (getenv("LT_DUMP")) { FILE *df = fopen(getenv("LT_DUMP"), "wb"); fwrite(tab, 1, *size, df); fclose(df); }
 	ret = linetab_check_header(tab, *size);
 	if (ret) {
 		fprintf(stderr, "linetab: the new table fails its check: %d\n",
@@ -571,8 +570,8 @@ int main(int argc, char **argv)
 
 		printf("rows: %zu read, %u kept (kallsyms rules), %u entries in the table (%u ends), %u paths, base 0x%" PRIx64 "\n",
 		       n, st.kept, st.entries, st.ends, st.files, base);
-		printf("parts: header %zu, code tables %zu, index %zu (%u blocks of %u), data %zu, paths %zu\n",
-		       st.header, st.codes, st.index, st.blocks, block,
+		printf("parts: header %zu, code tables %zu (decode tables of %u bits), index %zu (%u blocks of %u), data %zu, paths %zu\n",
+		       st.header, st.codes, st.lut_bits, st.index, st.blocks, block,
 		       st.data, st.paths);
 		printf("delta-uleb64: %zu bytes, %.2f B/row (blocks of 64, ULEB128/SLEB128 deltas, same entries)\n",
 		       du, (double)du / (nk ? nk : 1));
