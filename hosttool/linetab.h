@@ -34,11 +34,37 @@ typedef uint64_t u64;
 #endif
 
 #define LINETAB_MAGIC		0x3254414cU	/* "LAT2", little-endian */
-#define LINETAB_HDR_SIZE	64
+
+/* The header: little-endian u32 words; offsets are from the table start. */
+enum {
+	LINETAB_H_MAGIC,
+	LINETAB_H_SIZE,		/* bytes in the table */
+	LINETAB_H_ENTRIES,	/* rows and ends */
+	LINETAB_H_BLOCK_ROWS,
+	LINETAB_H_NBLOCKS,
+	LINETAB_H_CODES,	/* LINETAB_NCTX | decode table bits << 16 */
+	LINETAB_H_LUT_OFF,	/* u16 decode tables, one per context */
+	LINETAB_H_LONG_OFF,	/* u32 offset per context of its code */
+	LINETAB_H_NSUPER,	/* superblocks */
+	LINETAB_H_SUPER_OFF,	/* per superblock: u32 offset, data, block */
+	LINETAB_H_INDEX_OFF,	/* per block: u16 offset, u16 data deltas */
+	LINETAB_H_DATA_OFF,
+	LINETAB_H_DATA_SIZE,
+	LINETAB_H_NFILES,
+	LINETAB_H_NDIRS,
+	LINETAB_H_FILES_OFF,	/* u32 name start [nfiles + 1], u16 dir [] */
+	LINETAB_H_DIRS_OFF,	/* u32 dir start [ndirs + 1] */
+	LINETAB_H_STR_OFF,
+	LINETAB_H_STR_SIZE,
+	LINETAB_H_WORDS
+};
+
+#define LINETAB_HDR_SIZE	(4 * LINETAB_H_WORDS)
 #define LINETAB_MAX_LEN		12		/* longest prefix code */
 #define LINETAB_MAX_SYMS	128		/* symbols of one alphabet */
 #define LINETAB_MTF		16		/* files remembered in a block */
 #define LINETAB_MAX_BLOCK	4096		/* rows per block, at most */
+#define LINETAB_SUPER_BLOCKS	64		/* blocks per superblock, at most */
 
 /* Coding contexts; the table holds one prefix code for each. */
 enum {

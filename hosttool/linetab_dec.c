@@ -12,6 +12,15 @@
 #include "linetab_model.h"
 
 #define LT_LONG		0xffffU		/* decode table: a longer code */
+#define LT_BAD		0xffffffffU	/* lt_long(): no such code */
+
+#ifndef __KERNEL__
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#endif
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
 
 static inline u32 get16(const u8 *p)
 {
@@ -33,8 +42,9 @@ static inline u64 get_be64(const u8 *p)
 /* The header and its sections, checked against the table's size. */
 struct lt_tab {
 	const u8 *t;
+	const u8 *lut;		/* LINETAB_NCTX decode tables */
 	u32 size, entries, block_rows, nblocks, lut_bits;
-	u32 ctx_off, index_off, data_off, data_size;
+	u32 long_off, nsuper, super_off, index_off, data_off, data_size;
 	u32 nfiles, ndirs, files_off, dirs_off, str_off, str_size;
 };
 
@@ -47,27 +57,31 @@ static bool lt_fits(u32 size, u32 off, u64 count, u32 elem)
 static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 {
 	const u8 *t = tab;
-	u32 v;
+	u32 v, lut_off;
 
-	if (!tab || size < LINETAB_HDR_SIZE || get32(t) != LINETAB_MAGIC)
+	if (!tab || size < LINETAB_HDR_SIZE ||
+	    get32(t) != LINETAB_MAGIC)
 		return -LINETAB_E_HEADER;
 	h->t = t;
-	h->size = get32(t + 4);
-	h->entries = get32(t + 8);
-	h->block_rows = get32(t + 12);
-	h->nblocks = get32(t + 16);
-	v = get32(t + 20);
+	h->size = get32(t + 4 * LINETAB_H_SIZE);
+	h->entries = get32(t + 4 * LINETAB_H_ENTRIES);
+	h->block_rows = get32(t + 4 * LINETAB_H_BLOCK_ROWS);
+	h->nblocks = get32(t + 4 * LINETAB_H_NBLOCKS);
+	v = get32(t + 4 * LINETAB_H_CODES);
 	h->lut_bits = v >> 16;
-	h->ctx_off = get32(t + 24);
-	h->index_off = get32(t + 28);
-	h->data_off = get32(t + 32);
-	h->data_size = get32(t + 36);
-	h->nfiles = get32(t + 40);
-	h->ndirs = get32(t + 44);
-	h->files_off = get32(t + 48);
-	h->dirs_off = get32(t + 52);
-	h->str_off = get32(t + 56);
-	h->str_size = get32(t + 60);
+	lut_off = get32(t + 4 * LINETAB_H_LUT_OFF);
+	h->long_off = get32(t + 4 * LINETAB_H_LONG_OFF);
+	h->nsuper = get32(t + 4 * LINETAB_H_NSUPER);
+	h->super_off = get32(t + 4 * LINETAB_H_SUPER_OFF);
+	h->index_off = get32(t + 4 * LINETAB_H_INDEX_OFF);
+	h->data_off = get32(t + 4 * LINETAB_H_DATA_OFF);
+	h->data_size = get32(t + 4 * LINETAB_H_DATA_SIZE);
+	h->nfiles = get32(t + 4 * LINETAB_H_NFILES);
+	h->ndirs = get32(t + 4 * LINETAB_H_NDIRS);
+	h->files_off = get32(t + 4 * LINETAB_H_FILES_OFF);
+	h->dirs_off = get32(t + 4 * LINETAB_H_DIRS_OFF);
+	h->str_off = get32(t + 4 * LINETAB_H_STR_OFF);
+	h->str_size = get32(t + 4 * LINETAB_H_STR_SIZE);
 	if (h->size < LINETAB_HDR_SIZE || h->size > size ||
 	    (v & 0xffff) != LINETAB_NCTX || h->lut_bits < 1 ||
 	    h->lut_bits > LINETAB_MAX_LEN)
@@ -76,8 +90,11 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	    h->nblocks != h->entries / h->block_rows +
 			  !!(h->entries % h->block_rows))
 		return -LINETAB_E_HEADER;
-	if (!lt_fits(h->size, h->ctx_off, LINETAB_NCTX, 4) ||
-	    !lt_fits(h->size, h->index_off, h->nblocks, 8) ||
+	if (!lt_fits(h->size, lut_off, (u64)LINETAB_NCTX << h->lut_bits, 2) ||
+	    !lt_fits(h->size, h->long_off, LINETAB_NCTX, 4) ||
+	    h->nsuper > h->nblocks ||
+	    !lt_fits(h->size, h->super_off, h->nsuper, 12) ||
+	    !lt_fits(h->size, h->index_off, h->nblocks, 4) ||
 	    !lt_fits(h->size, h->data_off, h->data_size, 1) ||
 	    !lt_fits(h->size, h->files_off, (u64)h->nfiles + 1, 4) ||
 	    !lt_fits(h->size, h->files_off + 4 * (h->nfiles + 1), h->nfiles,
@@ -85,38 +102,46 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	    !lt_fits(h->size, h->dirs_off, (u64)h->ndirs + 1, 4) ||
 	    !lt_fits(h->size, h->str_off, h->str_size, 1))
 		return -LINETAB_E_HEADER;
+	h->lut = t + lut_off;
 	return 0;
 }
 
 /*
- * One prefix code: nsym, the number of codes of each length 1..MAX_LEN,
- * the nsym symbols in canonical order, and a decode table of 2^lut_bits
- * u16: symbol << 4 | length, or LT_LONG for a code longer than lut_bits.
- * A code of one symbol has length 0.  Symbols out of an alphabet's range
- * are caught where they are used.
+ * Each context has a decode table of 2^lut_bits u16, symbol << 4 | code
+ * length, or LT_LONG where the code is longer than lut_bits; a code of
+ * one symbol has length 0.  For the longer codes, the context's entry at
+ * long_off gives nsym, the number of codes of each length 1..MAX_LEN and
+ * the nsym symbols in canonical order.  Symbols out of an alphabet's
+ * range are caught where they are used.
  */
-struct lt_code {
-	const u8 *cnt;
-	const u8 *sorted;
-	const u8 *lut;
-	u32 nsym;
-};
 
-static int lt_code_at(const struct lt_tab *h, u32 i, struct lt_code *c)
+/* A code longer than the decode table: the canonical walk. */
+static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 {
-	u32 pos = get32(h->t + h->ctx_off + 4 * i), n;
+	u32 peek = w >> (64 - LINETAB_MAX_LEN), len, code, count, n;
+	u32 pos = get32(h->t + h->long_off + 4 * ctx);
+	u32 first = 0, index = 0;
+	const u8 *cnt;
 
-	if (!lt_fits(h->size, pos, 1, 1))
-		return -LINETAB_E_CODE;
+	if (!lt_fits(h->size, pos, 1 + LINETAB_MAX_LEN, 1))
+		return LT_BAD;
 	n = h->t[pos];
-	if (!lt_fits(h->size, pos + 1, LINETAB_MAX_LEN + n +
-		     (2ULL << h->lut_bits), 1))
-		return -LINETAB_E_CODE;
-	c->nsym = n;
-	c->cnt = h->t + pos + 1;
-	c->sorted = c->cnt + LINETAB_MAX_LEN;
-	c->lut = c->sorted + n;
-	return 0;
+	cnt = h->t + pos + 1;
+	if (!lt_fits(h->size, pos + 1 + LINETAB_MAX_LEN, n, 1))
+		return LT_BAD;
+	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+		code = peek >> (LINETAB_MAX_LEN - len);
+		count = cnt[len - 1];
+		if (code - first < count) {
+			index += code - first;
+			if (index >= n)
+				break;
+			return cnt[LINETAB_MAX_LEN + index] << 4 | len;
+		}
+		index += count;
+		first = (first + count) << 1;
+	}
+	return LT_BAD;
 }
 
 /* Bits of one block, most significant first, through a 64-bit window. */
@@ -128,9 +153,9 @@ struct lt_bits {
 	int err;
 };
 
-static inline void lt_refill(struct lt_bits *b)
+static __always_inline void lt_refill(struct lt_bits *b)
 {
-	if (b->end - b->p >= 8) {
+	if (likely(b->end - b->p >= 8)) {
 		b->w |= get_be64(b->p) >> b->n;
 		b->p += (63 - b->n) >> 3;
 		b->n |= 56;
@@ -145,7 +170,7 @@ static inline void lt_refill(struct lt_bits *b)
 	}
 }
 
-static inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1 <= n <= 32 */
+static __always_inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1..32 */
 {
 	u32 v = b->w >> (64 - n);
 
@@ -154,144 +179,166 @@ static inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1 <= n <= 32 */
 	return v;
 }
 
-/* A code longer than the decode table: the canonical walk. */
-static u32 lt_long(struct lt_bits *b, const struct lt_code *c)
+/* One symbol of context @ctx; the window must hold LINETAB_MAX_LEN bits. */
+static __always_inline u32 lt_sym(struct lt_bits *b, const struct lt_tab *h,
+				  u32 ctx)
 {
-	u32 peek = b->w >> (64 - LINETAB_MAX_LEN), len, code, count;
-	u32 first = 0, index = 0;
+	u32 e = get16(h->lut + ((ctx << h->lut_bits) +
+				(b->w >> (64 - h->lut_bits))) * 2);
 
-	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
-		code = peek >> (LINETAB_MAX_LEN - len);
-		count = c->cnt[len - 1];
-		if (code - first < count) {
-			index += code - first;
-			if (index >= c->nsym)
-				break;
-			lt_take(b, len);
-			return c->sorted[index];
+	if (unlikely(e == LT_LONG)) {
+		e = lt_long(h, ctx, b->w);
+		if (e == LT_BAD) {
+			b->err = -LINETAB_E_CODE;
+			return 0;
 		}
-		index += count;
-		first = (first + count) << 1;
 	}
-	b->err = -LINETAB_E_CODE;
-	return 0;
-}
-
-/* One symbol; the window must hold LINETAB_MAX_LEN bits. */
-static inline u32 lt_sym(struct lt_bits *b, const struct lt_code *c,
-			 u32 lut_bits)
-{
-	u32 e = get16(c->lut + 2 * (b->w >> (64 - lut_bits)));
-
-	if (e == LT_LONG)
-		return lt_long(b, c);
 	b->w <<= e & 15;
 	b->n -= e & 15;
 	return e >> 4;
 }
 
 /* The raw bits of a number coded with lt_usyms(k); @s >= 1 << k. */
-static inline u32 lt_extra(struct lt_bits *b, u32 s, u32 k)
+static __always_inline u32 lt_extra(struct lt_bits *b, u32 s, u32 k)
 {
 	u32 nb;
 
 	s -= 1U << k;
 	nb = k + s / 2;		/* bit length - 1 of the value */
-	if (nb > 31) {
+	if (unlikely(nb > 31)) {
 		b->err = -LINETAB_E_DATA;
 		return 0;
 	}
 	return (2 | (s & 1)) << (nb - 1) | lt_take(b, nb - 1);
 }
 
-/* A number: refill, symbol, raw bits. */
-static inline u32 lt_num(struct lt_bits *b, const struct lt_code *c,
-			 u32 lut_bits, u32 k)
+/* A number: symbol and raw bits; refill first if the window may be short. */
+static __always_inline u32 lt_num(struct lt_bits *b, const struct lt_tab *h,
+				  u32 ctx, u32 k)
 {
 	u32 s;
 
-	lt_refill(b);
-	s = lt_sym(b, c, lut_bits);
-	return s < (1U << k) ? s : lt_extra(b, s, k);
+	if (b->n < LINETAB_MAX_LEN + 31)
+		lt_refill(b);
+	s = lt_sym(b, h, ctx);
+	return likely(s < (1U << k)) ? s : lt_extra(b, s, k);
 }
 
 struct lt_mtf {
 	u32 file, line;
 };
 
-/* Decoding state of a block. */
-struct lt_state {
-	struct lt_mtf mtf[LINETAB_MTF];
-	u32 n, cls;		/* files in mtf[]; class of the last row */
-	u32 file, line;		/* the last row's answer */
-	bool end;
-};
-
-/* Decode what one row is; leaves its answer and class in @s. */
-static void lt_row(struct lt_bits *b, const struct lt_code *c,
-		   const struct lt_tab *h, struct lt_state *s)
+/*
+ * Decode block @blk, bytes @start..@stop of the data, from its first row
+ * at *@at up to the last row at or below @off.  Each row is decoded before
+ * its address delta; a row that turns out to start above @off is dropped.
+ * On success *file, *line, *end and *at are the answer.
+ */
+static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
+		    u32 off, u32 *file, u32 *line, bool *end, u32 *at)
 {
-	struct lt_mtf m;
-	u32 r, j, zz;
+	struct lt_mtf mtf[LINETAB_MTF], m;
+	u32 rows, k, r, j, zz, n = 0, cls = LT_C_START;
+	u32 cur = 0, pfile, pline, next;
+	u32 afile = 0, aline = 0;	/* the answer of the last row */
+	bool aend = false, pend;
+	struct lt_bits b;
 
-	lt_refill(b);
-	r = lt_sym(b, c + LINETAB_CTX_ROW + s->cls, h->lut_bits);
-	if (r >= LT_RS_ZERO) {			/* the same file */
-		if (!s->n)
-			goto bad;
-		s->end = false;
-		if (r == LT_RS_ZERO) {
-			s->line = 0;
-			s->cls = LT_C_ZERO;
-			return;
+	rows = h->entries - blk * h->block_rows;
+	if (rows > h->block_rows)
+		rows = h->block_rows;
+	b.w = 0;
+	b.n = 0;
+	b.p = h->t + h->data_off + start;
+	b.end = h->t + h->data_off + stop;
+	b.over = 0;
+	b.err = 0;
+	mtf[0].line = 0;
+	for (k = 0; k < rows; k++) {
+		pfile = afile;
+		pline = aline;
+		pend = aend;
+		lt_refill(&b);
+		r = lt_sym(&b, h, LINETAB_CTX_ROW + cls);
+		if (likely(r >= LT_RS_LINE)) {		/* same file, a line */
+			if (unlikely(!n))
+				goto bad;
+			zz = r - LT_RS_LINE;
+			if (unlikely(zz >= 1U << LT_LINE_K))
+				zz = lt_extra(&b, zz, LT_LINE_K);
+			cur = lt_unzigzag(zz, cur);
+			aline = cur;
+			aend = false;
+			cls = LT_C_STEP + lt_step_class(zz);
+		} else if (r == LT_RS_ZERO) {
+			if (unlikely(!n))
+				goto bad;
+			aline = 0;
+			aend = false;
+			cls = LT_C_ZERO;
+		} else if (r == LT_RS_END) {
+			aend = true;
+			cls = LT_C_END;
+		} else {				/* another file */
+			mtf[0].line = cur;
+			if (r == LT_RS_NEW) {
+				m.file = lt_num(&b, h, LINETAB_CTX_FILE_IDX,
+						LT_IDX_K);
+				m.line = lt_num(&b, h, LINETAB_CTX_LINE_ABS,
+						LT_ABS_K);
+				if (m.file >= h->nfiles)
+					goto bad;
+				j = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
+				aline = m.line;
+				cls = m.line ? LT_C_NEW : LT_C_ZERO;
+			} else {
+				j = r - LT_RS_MTF + 1;
+				if (j >= n)
+					goto bad;
+				m = mtf[j];
+				zz = lt_num(&b, h, LINETAB_CTX_LINE_MTF,
+					    LT_LINE_K);
+				if (!zz) {
+					aline = 0;
+					cls = LT_C_ZERO;
+				} else {
+					m.line = lt_unzigzag(zz - 1, m.line);
+					aline = m.line;
+					cls = LT_C_SWITCH;
+				}
+			}
+			for (; j > 0; j--)
+				mtf[j] = mtf[j - 1];
+			mtf[0] = m;
+			cur = m.line;
+			afile = m.file;
+			aend = false;
 		}
-		zz = r - LT_RS_LINE;
-		if (zz >= 1U << LT_LINE_K)
-			zz = lt_extra(b, zz, LT_LINE_K);
-		s->mtf[0].line = lt_unzigzag(zz, s->mtf[0].line);
-		s->line = s->mtf[0].line;
-		s->cls = LT_C_STEP + lt_step_class(zz);
-		return;
-	}
-	if (r == LT_RS_END) {
-		s->end = true;
-		s->cls = LT_C_END;
-		return;
-	}
-	s->end = false;
-	if (r == LT_RS_NEW) {
-		m.file = lt_num(b, c + LINETAB_CTX_FILE_IDX, h->lut_bits,
-				LT_IDX_K);
-		m.line = lt_num(b, c + LINETAB_CTX_LINE_ABS, h->lut_bits,
-				LT_ABS_K);
-		if (m.file >= h->nfiles)
-			goto bad;
-		j = s->n < LINETAB_MTF ? s->n++ : LINETAB_MTF - 1;
-		s->line = m.line;
-		s->cls = m.line ? LT_C_NEW : LT_C_ZERO;
-	} else {
-		j = r - LT_RS_MTF + 1;
-		if (j >= s->n)
-			goto bad;
-		m = s->mtf[j];
-		zz = lt_num(b, c + LINETAB_CTX_LINE_MTF, h->lut_bits,
-			    LT_LINE_K);
-		if (!zz) {
-			s->line = 0;
-			s->cls = LT_C_ZERO;
-		} else {
-			m.line = lt_unzigzag(zz - 1, m.line);
-			s->line = m.line;
-			s->cls = LT_C_SWITCH;
+		if (k) {
+			next = *at + lt_num(&b, h, LINETAB_CTX_ADDR + cls,
+					    LT_ADDR_K) + 1;
+			if (next <= *at || next > off) {
+				afile = pfile;	/* this row starts above @off */
+				aline = pline;
+				aend = pend;
+				break;
+			}
+			*at = next;
 		}
+		if (unlikely(b.err))
+			return b.err;
 	}
-	for (; j > 0; j--)
-		s->mtf[j] = s->mtf[j - 1];
-	s->mtf[0] = m;
-	s->file = m.file;
-	return;
+	if (b.err)
+		return b.err;
+	if (8 * ((u64)(b.p - (h->t + h->data_off + start)) + b.over) - b.n >
+	    8 * (u64)(stop - start))
+		return -LINETAB_E_DATA;	/* read past the block */
+	*file = afile;
+	*line = aline;
+	*end = aend;
+	return 0;
 bad:
-	b->err = -LINETAB_E_DATA;
+	return -LINETAB_E_DATA;
 }
 
 /* The path of @file into @loc. */
@@ -357,82 +404,64 @@ int linetab_path(const void *tab, size_t size, u32 file,
 int linetab_lookup(const void *tab, size_t size, u32 off,
 		   struct linetab_loc *loc)
 {
-	struct lt_code c[LINETAB_NCTX];
-	struct lt_state s;
-	struct lt_bits b;
+	u32 lo, hi, mid, s, base, pos, file, line, at, start, stop;
+	const u8 *sb, *ix;
 	struct lt_tab h;
-	const u8 *ix;
-	u32 lo, hi, mid, start, end, rows, k, at, next, i;
+	bool end;
 	int ret;
 
 	ret = lt_parse(&h, tab, size);
 	if (ret)
 		return ret;
-	if (!h.nblocks)
+	if (!h.nsuper)
 		return LINETAB_UNKNOWN;
+	sb = h.t + h.super_off;
 	ix = h.t + h.index_off;
-	if (get32(ix) > off)
+	if (get32(sb) > off)
 		return LINETAB_UNKNOWN;
-	/* the last block whose first row is at or below @off */
+	/* the last superblock, then block, whose first row is at or below */
 	lo = 0;
-	hi = h.nblocks;
+	hi = h.nsuper;
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
-		if (get32(ix + 8 * mid) <= off)
+		if (get32(sb + 12 * mid) <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	for (i = 0; i < LINETAB_NCTX; i++) {
-		ret = lt_code_at(&h, i, &c[i]);
-		if (ret)
-			return ret;
-	}
-	start = get32(ix + 8 * lo + 4);
-	end = lo + 1 < h.nblocks ? get32(ix + 8 * (lo + 1) + 4) : h.data_size;
-	if (start > end || end > h.data_size)
+	s = lo;
+	base = get32(sb + 12 * s);
+	pos = get32(sb + 12 * s + 4);
+	lo = get32(sb + 12 * s + 8);
+	hi = s + 1 < h.nsuper ? get32(sb + 12 * (s + 1) + 8) : h.nblocks;
+	if (lo >= hi || hi > h.nblocks)
 		return -LINETAB_E_DATA;
-	rows = h.entries - lo * h.block_rows;
-	if (rows > h.block_rows)
-		rows = h.block_rows;
-	b.w = 0;
-	b.n = 0;
-	b.p = h.t + h.data_off + start;
-	b.end = h.t + h.data_off + end;
-	b.over = 0;
-	b.err = 0;
-	s.n = 0;
-	s.cls = LT_C_START;
-	s.file = 0;
-	at = get32(ix + 8 * lo);
-	lt_row(&b, c, &h, &s);
-	for (k = 1; k < rows && !b.err; k++) {
-		u32 file = s.file, line = s.line;
-		bool send = s.end;
-
-		/* the row first, then its address: past @off, undo it */
-		lt_row(&b, c, &h, &s);
-		next = at + lt_num(&b, c + LINETAB_CTX_ADDR + s.cls,
-				   h.lut_bits, LT_ADDR_K) + 1;
-		if (next <= at || next > off) {
-			s.file = file;
-			s.line = line;
-			s.end = send;
-			break;
-		}
-		at = next;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (base + get16(ix + 4 * mid) <= off)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	if (b.err)
-		return b.err;
-	if (8 * ((u64)(b.p - (h.t + h.data_off + start)) + b.over) - b.n >
-	    8 * (u64)(end - start))
-		return -LINETAB_E_DATA;	/* read past the block */
-	if (s.end)
-		return LINETAB_UNKNOWN;
-	ret = lt_path(&h, s.file, loc);
+	at = base + get16(ix + 4 * lo);
+	start = pos + get16(ix + 4 * lo + 2);
+	if (lo + 1 == h.nblocks)
+		stop = h.data_size;
+	else if (s + 1 < h.nsuper && get32(sb + 12 * (s + 1) + 8) == lo + 1)
+		stop = get32(sb + 12 * (s + 1) + 4);
+	else
+		stop = pos + get16(ix + 4 * (lo + 1) + 2);
+	if (start > stop || stop > h.data_size)
+		return -LINETAB_E_DATA;
+	ret = lt_block(&h, lo, start, stop, off, &file, &line, &end, &at);
 	if (ret)
 		return ret;
-	loc->line = s.line;
+	if (end)
+		return LINETAB_UNKNOWN;
+	ret = lt_path(&h, file, loc);
+	if (ret)
+		return ret;
+	loc->line = line;
 	loc->start = at;
 	return 0;
 }
@@ -451,10 +480,10 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
  */
 int linetab_check_header(const void *tab, size_t size)
 {
-	struct lt_code c;
 	struct linetab_loc loc;
 	struct lt_tab h;
-	u32 i, j, len, total, prev = 0, cur, e;
+	u32 i, j, len, total, prev = 0, cur, e, pos, n;
+	const u8 *cnt;
 	u64 kraft;
 	int ret;
 
@@ -462,31 +491,37 @@ int linetab_check_header(const void *tab, size_t size)
 	if (ret)
 		return ret;
 	for (i = 0; i < LINETAB_NCTX; i++) {
-		ret = lt_code_at(&h, i, &c);
-		if (ret)
-			return ret;
+		pos = get32(h.t + h.long_off + 4 * i);
+		if (!lt_fits(h.size, pos, 1 + LINETAB_MAX_LEN, 1))
+			return -LINETAB_E_CODE;
+		n = h.t[pos];
+		cnt = h.t + pos + 1;
+		if (!lt_fits(h.size, pos + 1 + LINETAB_MAX_LEN, n, 1))
+			return -LINETAB_E_CODE;
 		total = 0;
 		kraft = 0;
 		for (len = 1; len <= LINETAB_MAX_LEN; len++) {
-			total += c.cnt[len - 1];
-			kraft += (u64)c.cnt[len - 1] << (LINETAB_MAX_LEN - len);
+			total += cnt[len - 1];
+			kraft += (u64)cnt[len - 1] << (LINETAB_MAX_LEN - len);
 		}
-		if (total > c.nsym ||
-		    (total > 1 && kraft != 1ULL << LINETAB_MAX_LEN))
+		if (total > n || (total > 1 && kraft != 1ULL << LINETAB_MAX_LEN))
 			return -LINETAB_E_CODE;
 		for (j = 0; j < 1U << h.lut_bits; j++) {
-			e = get16(c.lut + 2 * j);
+			e = get16(h.lut + 2 * ((i << h.lut_bits) + j));
 			if (e != LT_LONG && (e & 15) > h.lut_bits)
 				return -LINETAB_E_CODE;
 		}
 	}
-	for (i = 0; i < h.nblocks; i++) {
-		cur = get32(h.t + h.index_off + 8 * i + 4);
-		if (i && (get32(h.t + h.index_off + 8 * i) <=
-			  get32(h.t + h.index_off + 8 * (i - 1)) ||
-			  cur < prev))
+	if (h.nblocks && !h.nsuper)
+		return -LINETAB_E_DATA;
+	for (i = 0; i < h.nsuper; i++) {
+		const u8 *e = h.t + h.super_off + 12 * i;
+
+		cur = get32(e + 8);
+		if (i ? cur <= prev || get32(e) <= get32(e - 12) ||
+			get32(e + 4) < get32(e - 8) : cur != 0)
 			return -LINETAB_E_DATA;
-		if (cur > h.data_size)
+		if (cur >= h.nblocks || get32(e + 4) > h.data_size)
 			return -LINETAB_E_DATA;
 		prev = cur;
 	}

@@ -482,6 +482,9 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
 	size_t codes, data = 0, total, pos, k;
 	u32 c, blk, lut_bits, lut, nsym[LINETAB_NCTX];
+	size_t empty, index;
+	u32 nsuper, sfirst;
+	u8 *h, *tab;
 	u8 *p;
 	int ret = -LINETAB_ENC_NOMEM;
 
@@ -610,13 +613,13 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	b.symstart[nblocks] = e->nsyms;
 	lut_bits = ne >= 65536 ? 8 : 6;
 	lut = 1U << lut_bits;
-	codes = 4 * LINETAB_NCTX + 1 + LINETAB_MAX_LEN + 2 * lut;
+	codes = (2 * lut + 4) * LINETAB_NCTX + 1 + LINETAB_MAX_LEN;
 	for (c = 0; c < LINETAB_NCTX; c++) {
 		make_code(e, c);
 		for (k = 0, nsym[c] = 0; k < LINETAB_MAX_SYMS; k++)
 			nsym[c] += e->cnt[c][k] != 0;
 		if (nsym[c])
-			codes += 1 + LINETAB_MAX_LEN + nsym[c] + 2 * lut;
+			codes += 1 + LINETAB_MAX_LEN + nsym[c];
 	}
 
 	/* 6. blocks, one after the other */
@@ -635,7 +638,20 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	data = p - b.scratch;
 
 	/* 7. the table */
-	total = LINETAB_HDR_SIZE + codes + 8 * nblocks + data +
+	/* superblocks: up to LINETAB_SUPER_BLOCKS blocks within 64 KiB */
+	nsuper = 0;
+	for (blk = 0, sfirst = 0; blk < nblocks; blk++) {
+		u32 o = b.ent[(size_t)blk * block_rows].off;
+
+		if (!blk || blk - sfirst >= LINETAB_SUPER_BLOCKS ||
+		    o - b.ent[(size_t)sfirst * block_rows].off > 0xffff ||
+		    b.blockpos[blk] - b.blockpos[sfirst] > 0xffff) {
+			sfirst = blk;
+			nsuper++;
+		}
+	}
+	index = 12 * nsuper + 4 * nblocks;
+	total = LINETAB_HDR_SIZE + codes + index + data +
 		4 * (nfiles + 1) + 2 * nfiles + 4 * (ndirs + 1) + strsize;
 	if (total > 0xffffffffU)
 		goto limit;
@@ -645,33 +661,35 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	p = b.blob;
 	for (i = 0; i < total; i++)
 		p[i] = 0;
-	put32(p, LINETAB_MAGIC);
-	put32(p + 4, total);
-	put32(p + 8, ne);
-	put32(p + 12, block_rows);
-	put32(p + 16, nblocks);
-	put32(p + 20, LINETAB_NCTX | lut_bits << 16);
+	h = p;
+	put32(h + 4 * LINETAB_H_MAGIC, LINETAB_MAGIC);
+	put32(h + 4 * LINETAB_H_SIZE, total);
+	put32(h + 4 * LINETAB_H_ENTRIES, ne);
+	put32(h + 4 * LINETAB_H_BLOCK_ROWS, block_rows);
+	put32(h + 4 * LINETAB_H_NBLOCKS, nblocks);
+	put32(h + 4 * LINETAB_H_CODES, LINETAB_NCTX | lut_bits << 16);
 	pos = LINETAB_HDR_SIZE;
-	put32(p + 24, pos);
+	put32(h + 4 * LINETAB_H_LUT_OFF, pos);
+	tab = p + pos;
+	for (i = 0; i < (size_t)LINETAB_NCTX * lut; i++)
+		put16(tab + 2 * i, LT_LONG);
+	pos += 2 * lut * LINETAB_NCTX;
+	put32(h + 4 * LINETAB_H_LONG_OFF, pos);
 	k = pos + 4 * LINETAB_NCTX;	/* the shared empty code, then ours */
-	for (i = 0; i < lut; i++)
-		put16(p + k + 1 + LINETAB_MAX_LEN + 2 * i, LT_LONG);
-	k += 1 + LINETAB_MAX_LEN + 2 * lut;
-	for (c = 0; c < LINETAB_NCTX; c++) {
-		u8 *cnt, *sorted, *tab;
+	empty = k;
+	k += 1 + LINETAB_MAX_LEN;
+	for (c = 0; c < LINETAB_NCTX; c++, tab += 2 * lut) {
+		u8 *cnt, *sorted;
 		u32 len, s2, n2 = 0;
 
 		if (!nsym[c]) {
-			put32(p + pos + 4 * c, pos + 4 * LINETAB_NCTX);
+			put32(p + pos + 4 * c, empty);
 			continue;
 		}
 		put32(p + pos + 4 * c, k);
 		p[k] = nsym[c];
 		cnt = p + k + 1;
 		sorted = cnt + LINETAB_MAX_LEN;
-		tab = sorted + nsym[c];
-		for (i = 0; i < lut; i++)
-			put16(tab + 2 * i, LT_LONG);
 		for (len = 0; len <= LINETAB_MAX_LEN; len++) {
 			for (s2 = 0; s2 < LINETAB_MAX_SYMS; s2++) {
 				u32 code = e->code[c][s2], f, fn;
@@ -681,11 +699,8 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 				sorted[n2++] = s2;
 				if (len)
 					cnt[len - 1]++;
-				if (len > lut_bits) {
-					put16(tab + 2 * (code >>
-						   (len - lut_bits)), LT_LONG);
-					continue;
-				}
+				if (len > lut_bits)
+					continue;	/* LT_LONG already */
 				f = len ? code << (lut_bits - len) : 0;
 				fn = 1U << (lut_bits - len);
 				for (i = 0; i < fn; i++)
@@ -693,26 +708,44 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 					      s2 << 4 | len);
 			}
 		}
-		k += 1 + LINETAB_MAX_LEN + nsym[c] + 2 * lut;
+		k += 1 + LINETAB_MAX_LEN + nsym[c];
 	}
 	pos = k;
-	put32(p + 28, pos);		/* index */
-	for (blk = 0; blk < nblocks; blk++) {
-		put32(p + pos + 8 * blk, b.ent[(size_t)blk * block_rows].off);
-		put32(p + pos + 8 * blk + 4, b.blockpos[blk]);
+	put32(h + 4 * LINETAB_H_NSUPER, nsuper);
+	put32(h + 4 * LINETAB_H_SUPER_OFF, pos);
+	put32(h + 4 * LINETAB_H_INDEX_OFF, pos + 12 * nsuper);
+	for (blk = 0, sfirst = 0, k = 0; blk < nblocks; blk++) {
+		u32 o = b.ent[(size_t)blk * block_rows].off;
+		u32 so = b.ent[(size_t)sfirst * block_rows].off;
+
+		if (!blk || blk - sfirst >= LINETAB_SUPER_BLOCKS ||
+		    o - so > 0xffff ||
+		    b.blockpos[blk] - b.blockpos[sfirst] > 0xffff) {
+			sfirst = blk;
+			so = o;
+			put32(p + pos + 12 * k, o);
+			put32(p + pos + 12 * k + 4, b.blockpos[blk]);
+			put32(p + pos + 12 * k + 8, blk);
+			k++;
+		}
+		put16(p + pos + 12 * nsuper + 4 * blk, o - so);
+		put16(p + pos + 12 * nsuper + 4 * blk + 2,
+		      b.blockpos[blk] - b.blockpos[sfirst]);
 	}
-	pos += 8 * nblocks;
-	put32(p + 32, pos);		/* data */
-	put32(p + 36, data);
+	pos += index;
+	put32(h + 4 * LINETAB_H_DATA_OFF, pos);
+	put32(h + 4 * LINETAB_H_DATA_SIZE, data);
 	for (i = 0; i < data; i++)
 		p[pos + i] = b.scratch[i];
 	pos += data;
-	put32(p + 40, nfiles);
-	put32(p + 44, ndirs);
-	put32(p + 48, pos);		/* files: name starts, dirs */
-	put32(p + 52, pos + 4 * (nfiles + 1) + 2 * nfiles);
-	put32(p + 56, pos + 4 * (nfiles + 1) + 2 * nfiles + 4 * (ndirs + 1));
-	put32(p + 60, strsize);
+	put32(h + 4 * LINETAB_H_NFILES, nfiles);
+	put32(h + 4 * LINETAB_H_NDIRS, ndirs);
+	put32(h + 4 * LINETAB_H_FILES_OFF, pos);
+	put32(h + 4 * LINETAB_H_DIRS_OFF,
+	      pos + 4 * (nfiles + 1) + 2 * nfiles);
+	put32(h + 4 * LINETAB_H_STR_OFF,
+	      pos + 4 * (nfiles + 1) + 2 * nfiles + 4 * (ndirs + 1));
+	put32(h + 4 * LINETAB_H_STR_SIZE, strsize);
 	{
 		u8 *fs = p + pos, *fd = fs + 4 * (nfiles + 1);
 		u8 *ds = fd + 2 * nfiles, *str = ds + 4 * (ndirs + 1);
@@ -747,9 +780,9 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	stats.header = LINETAB_HDR_SIZE;
 	stats.codes = codes;
 	stats.lut_bits = lut_bits;
-	stats.index = 8 * nblocks;
+	stats.index = index;
 	stats.data = data;
-	stats.paths = total - LINETAB_HDR_SIZE - codes - 8 * nblocks - data;
+	stats.paths = total - LINETAB_HDR_SIZE - codes - index - data;
 	stats.total = total;
 	if (st)
 		*st = stats;

@@ -49,15 +49,15 @@ static inline u32 lt_fls(u32 v)		/* index of the top set bit, v > 0 */
 	return 31 - __builtin_clz(v);
 }
 
-static inline u32 lt_step_class(u32 zz)	/* zz: zigzag line delta */
+/*
+ * Class of a line step, from its zigzag value: 0 for +1..+3, 1 for 0 and
+ * +4..+31, 2 for -31..-1, 3 beyond: two bits per value below 64.
+ */
+static inline u32 lt_step_class(u32 zz)
 {
-	if (zz >= 2 && zz <= 6 && !(zz & 1))	/* +1 .. +3 */
-		return 0;
-	if (zz <= 62 && !(zz & 1))		/* +4 .. +31 */
-		return 1;
-	if (zz <= 61)				/* -31 .. -1 */
-		return 2;
-	return 3;
+	u64 map = zz < 32 ? 0x9999999999998889ULL : 0xd999999999999999ULL;
+
+	return zz < 64 ? (map >> ((zz & 31) * 2)) & 3 : 3;
 }
 
 static inline u32 lt_zigzag(u32 line, u32 last)

@@ -66,8 +66,8 @@ static void look_blocks(const uint8_t *t, size_t size)
 
 	if (size < LINETAB_HDR_SIZE)
 		return;
-	memcpy(&nblocks, t + 16, 4);
-	memcpy(&ix, t + 28, 4);
+	memcpy(&nblocks, t + 4 * LINETAB_H_NBLOCKS, 4);
+	memcpy(&ix, t + 4 * LINETAB_H_INDEX_OFF, 4);
 	for (i = 0; i < nblocks && i < 64; i++) {
 		if (ix > size || (size - ix) / 8 <= i)
 			break;
