@@ -444,6 +444,8 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 			hi = mid;
 	}
 	at = base + get16(ix + 4 * lo);
+	if (at > off)
+		return -LINETAB_E_DATA;	/* an index out of order */
 	start = pos + get16(ix + 4 * lo + 2);
 	if (lo + 1 == h.nblocks)
 		stop = h.data_size;
