@@ -68,12 +68,12 @@ enum {
 
 /* Coding contexts; the table holds one prefix code for each. */
 enum {
-	LINETAB_CTX_ROW = 0,		/* 9: by the previous row's class */
-	LINETAB_CTX_ADDR = 9,		/* 8: by the row's class */
-	LINETAB_CTX_LINE_MTF = 17,	/* line delta after a file switch */
-	LINETAB_CTX_LINE_ABS = 18,	/* line of a file new in the block */
-	LINETAB_CTX_FILE_IDX = 19,	/* index of a file new in the block */
-	LINETAB_NCTX = 20
+	LINETAB_CTX_ROW = 0,		/* 10: by the previous row's class */
+	LINETAB_CTX_ADDR = 10,		/* 9: by the row's class */
+	LINETAB_CTX_LINE_MTF = 19,	/* line delta after a file switch */
+	LINETAB_CTX_LINE_ABS = 20,	/* line of a file new in the block */
+	LINETAB_CTX_FILE_IDX = 21,	/* index of a file new in the block */
+	LINETAB_NCTX = 22
 };
 
 /* Errors: lookups return 0, LINETAB_UNKNOWN or -LINETAB_E_*. */

@@ -31,12 +31,12 @@
 
 /* Row classes: the context of the row's address and of the next row. */
 enum {
-	LT_C_STEP = 0,		/* 0..3: same file, by line step class */
-	LT_C_SWITCH = 4,	/* switched to a file in the MTF list */
-	LT_C_NEW = 5,		/* a file new in the block */
-	LT_C_END = 6,		/* an end of sequence */
-	LT_C_ZERO = 7,		/* a row with line 0 */
-	LT_C_START = 8,		/* (previous class of a block's first row) */
+	LT_C_STEP = 0,		/* 0..LT_STEPS - 1: same file, by line step */
+	LT_C_SWITCH = 5,	/* switched to a file in the MTF list */
+	LT_C_NEW = 6,		/* a file new in the block */
+	LT_C_END = 7,		/* an end of sequence */
+	LT_C_ZERO = 8,		/* a row with line 0 */
+	LT_C_START = 9,		/* (previous class of a block's first row) */
 };
 
 static inline u32 lt_usyms(u32 k)
@@ -50,14 +50,16 @@ static inline u32 lt_fls(u32 v)		/* index of the top set bit, v > 0 */
 }
 
 /*
- * Class of a line step, from its zigzag value: 0 for +1..+3, 1 for 0 and
- * +4..+31, 2 for -31..-1, 3 beyond: two bits per value below 64.
+ * Class of a line step, from its zigzag value: 0 for +1, 1 for +2..+3,
+ * 2 for 0 and +4..+31, 3 for -31..-1, 4 beyond.
  */
 static inline u32 lt_step_class(u32 zz)
 {
-	u64 map = zz < 32 ? 0x9999999999998889ULL : 0xd999999999999999ULL;
-
-	return zz < 64 ? (map >> ((zz & 31) * 2)) & 3 : 3;
+	if (zz >= 64)
+		return 4;
+	if (zz & 1)
+		return zz <= 61 ? 3 : 4;
+	return zz == 2 ? 0 : zz <= 6 && zz ? 1 : 2;
 }
 
 static inline u32 lt_zigzag(u32 line, u32 last)
