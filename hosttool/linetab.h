@@ -70,10 +70,10 @@ enum {
 enum {
 	LINETAB_CTX_ROW = 0,		/* 10: by the previous row's class */
 	LINETAB_CTX_ADDR = 10,		/* 9: by the row's class */
-	LINETAB_CTX_LINE_MTF = 19,	/* line delta after a file switch */
-	LINETAB_CTX_LINE_ABS = 20,	/* line of a file new in the block */
-	LINETAB_CTX_FILE_IDX = 21,	/* index of a file new in the block */
-	LINETAB_NCTX = 22
+	LINETAB_CTX_LINE_MTF = 19,	/* 2: line delta after a switch to MTF 1, 2+ */
+	LINETAB_CTX_LINE_ABS = 21,	/* line of a file new in the block */
+	LINETAB_CTX_FILE_IDX = 22,	/* index of a file new in the block */
+	LINETAB_NCTX = 23
 };
 
 /* Errors: lookups return 0, LINETAB_UNKNOWN or -LINETAB_E_*. */

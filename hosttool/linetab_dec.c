@@ -296,7 +296,7 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 				if (j >= n)
 					goto bad;
 				m = mtf[j];
-				zz = lt_num(&b, h, LINETAB_CTX_LINE_MTF,
+				zz = lt_num(&b, h, LINETAB_CTX_LINE_MTF + (j > 1),
 					    LT_LINE_K);
 				if (!zz) {
 					aline = 0;

@@ -229,13 +229,13 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 				   LT_RS_MTF + j - 1);
 			if (!en[k].line) {
 				if (!ret)
-					ret = emit(e, LINETAB_CTX_LINE_MTF, 0,
+					ret = emit(e, LINETAB_CTX_LINE_MTF + (j > 1), 0,
 						   0);
 				cls = LT_C_ZERO;
 			} else {
 				zz = lt_zigzag(en[k].line, m.line);
 				if (!ret)
-					ret = emit_num(e, LINETAB_CTX_LINE_MTF,
+					ret = emit_num(e, LINETAB_CTX_LINE_MTF + (j > 1),
 						       0, zz + 1, LT_LINE_K);
 				m.line = en[k].line;
 				cls = LT_C_SWITCH;
