@@ -404,10 +404,10 @@ int linetab_path(const void *tab, size_t size, u32 file,
 int linetab_lookup(const void *tab, size_t size, u32 off,
 		   struct linetab_loc *loc)
 {
-	u32 lo, hi, mid, s, base, pos, file, line, at, start, stop;
+	u32 lo, hi, mid, s, base, pos, file = 0, line = 0, at, start, stop;
 	const u8 *sb, *ix;
 	struct lt_tab h;
-	bool end;
+	bool end = false;
 	int ret;
 
 	ret = lt_parse(&h, tab, size);

@@ -10,7 +10,8 @@
  *                    of a sequence through the table and compare with the
  *                    rows; exit 1 at the first difference
  *   --latency        mean and p99 lookup time at the chosen block size
- *   --curve          size and latency for 64, 128, 256, 512, 1024 rows
+ *   --curve          size and latency for 64, 96, 128, 192, 256, 512 and
+ *                    1024 rows a block
  *   --block N        rows per block (default 256)
  *   --base ADDR      offsets are from ADDR (default: the lowest row)
  *   --seed S         seed of the random lookup addresses (default 1)
@@ -609,7 +610,8 @@ int main(int argc, char **argv)
 	}
 	free(tab);
 	if (do_curve) {
-		static const uint32_t bs[] = { 64, 128, 256, 512, 1024 };
+		static const uint32_t bs[] = { 64, 96, 128, 192, 256, 512,
+					       1024 };
 
 		printf("curve: %zu random offsets in [0x%x, 0x%x], seed %" PRIu64 "\n",
 		       nlookups, lo, hi, seed);
