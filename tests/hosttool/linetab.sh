@@ -59,7 +59,7 @@ run() {
 }
 
 echo "linetab: generated rows: $(wc -l < "$tmp/rows.txt")"
-for b in 1 2 3 7 16 64 256; do
+for b in 1 2 3 7 16 64 96 256; do
 	run "generated, block $b" --block $b --table-check "$tmp/rows.txt"
 done
 run generated --table-size "$tmp/rows.txt"
