@@ -269,13 +269,15 @@ static size_t sleb_len(int64_t v)
  * Blocks of 64 entries: an index of (u32 offset, u32 data offset) per
  * block; in a block the first entry's file and line absolute, then per
  * entry ULEB128 address delta, ULEB128 file (0 = end of sequence, else
- * index + 1), SLEB128 line delta.  Paths: NUL-terminated strings and a
- * u32 offset each.  Entries after the same collapse as the table's.
+ * index + 1; with @file_delta an SLEB128 delta of that instead), SLEB128
+ * line delta.  Paths: NUL-terminated strings and a u32 offset each.  The
+ * entries are the kept ones, one per address (the last).
  */
-static size_t delta_uleb64(const struct kent *k, size_t n)
+static size_t delta_uleb64(const struct kent *k, size_t n, int file_delta)
 {
 	size_t bytes = 0, i, blk = 0;
 	uint32_t prev_off = 0, prev_line = 0;
+	int64_t prev_file = 0;
 	char *used = calloc(npaths ? npaths : 1, 1);
 
 	for (i = 0; i < n; i++) {
@@ -287,12 +289,16 @@ static size_t delta_uleb64(const struct kent *k, size_t n)
 			bytes += uleb_len(k[i].line);
 		} else {
 			bytes += uleb_len(k[i].off - prev_off);
-			bytes += uleb_len(k[i].end ? 0 : k[i].file + 1);
+			if (!file_delta)
+				bytes += uleb_len(k[i].end ? 0 : k[i].file + 1);
+			else
+				bytes += sleb_len(k[i].end ? 0 : (int64_t)k[i].file + 1 - prev_file);
 			bytes += sleb_len((int64_t)k[i].line - prev_line);
 		}
 		if (!k[i].end) {
 			used[k[i].file] = 1;
 			prev_line = k[i].line;
+			prev_file = k[i].file + 1;
 		}
 		prev_off = k[i].off;
 		blk++;
@@ -567,13 +573,15 @@ int main(int argc, char **argv)
 	if (out && write_atomic(out, tab, size))
 		return 2;
 	if (do_size) {
-		size_t du = delta_uleb64(k, nk);
+		size_t du = delta_uleb64(k, nk, 0), dd = delta_uleb64(k, nk, 1);
 
 		printf("rows: %zu read, %u kept (kallsyms rules), %u entries in the table (%u ends), %u paths, base 0x%" PRIx64 "\n",
 		       n, st.kept, st.entries, st.ends, st.files, base);
 		printf("parts: header %zu, code tables %zu (decode tables of %u bits), index %zu (%u blocks of %u), data %zu, paths %zu\n",
 		       st.header, st.codes, st.lut_bits, st.index, st.blocks, block,
 		       st.data, st.paths);
+		printf("delta-uleb64 with the file as an SLEB128 delta: %zu bytes, %.2f B/row\n",
+		       dd, (double)dd / (nk ? nk : 1));
 		printf("delta-uleb64: %zu bytes, %.2f B/row (blocks of 64, ULEB128/SLEB128 deltas, same entries)\n",
 		       du, (double)du / (nk ? nk : 1));
 		printf("table: %u rows, %zu bytes, %.2f B/row\n", st.kept,
