@@ -14,12 +14,12 @@
 #define LT_LONG		0xffffU		/* decode table: a longer code */
 #define LT_BAD		0xffffffffU	/* lt_long(): no such code */
 
-#ifndef __KERNEL__
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#else
+#include <sys/cdefs.h>		/* __always_inline (glibc) */
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
-#endif
-#ifndef __always_inline
-#define __always_inline	inline __attribute__((__always_inline__))
 #endif
 
 static inline u32 get16(const u8 *p)
