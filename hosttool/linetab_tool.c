@@ -17,6 +17,8 @@
  *   --seed S         seed of the random lookup addresses (default 1)
  *   --lookups N      random lookups for the latency (default 1000000)
  *   -o FILE          write the table to FILE (temporary file + rename)
+ *   --table FILE     size, check or time the table in FILE (built before,
+ *                    e.g. by a kernel build) instead of a new one
  *
  * The rows are read as scripts/kallsyms reads them: within a sequence the
  * last row at an address wins and a row repeating the path:line of the
@@ -455,6 +457,40 @@ static int check_one(const u8 *tab, size_t size, const struct kent *k,
 	return 1;
 }
 
+static u8 *read_table(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 20, n = 0, got;
+	u8 *t = xmalloc(cap);
+	int ret;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	while ((got = fread(t + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			cap *= 2;
+			t = realloc(t, cap);
+			if (!t)
+				xmalloc(0 * (size_t)-1);
+		}
+	}
+	if (ferror(f)) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	ret = linetab_check_header(t, n);
+	if (ret) {
+		fprintf(stderr, "linetab: %s: bad table (%d)\n", path, ret);
+		exit(2);
+	}
+	*size = n;
+	return t;
+}
+
 static int write_atomic(const char *path, const u8 *tab, size_t size)
 {
 	char *tmp = xmalloc(strlen(path) + 16);
@@ -482,14 +518,14 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: linetab [--table-size] [--table-check] [--latency] [--curve]\n"
 		"               [--block N] [--base ADDR] [--seed S] [--lookups N]\n"
-		"               [-o FILE] [ROWS|-]\n");
+		"               [-o FILE] [--table FILE] [ROWS|-]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	int do_size = 0, do_check = 0, do_curve = 0, do_lat = 0, have_base = 0;
-	const char *out = NULL, *in = NULL;
+	const char *out = NULL, *in = NULL, *given = NULL;
 	uint32_t block = 96, lo, hi;
 	uint64_t base = UINT64_MAX, seed = 1;
 	size_t nlookups = 1000000, n, i, nk, size;
@@ -521,6 +557,8 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--lookups") && i + 1 < (size_t)argc)
 			nlookups = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--table") && i + 1 < (size_t)argc)
+			given = argv[++i];
 		else if (!strcmp(a, "-o") && i + 1 < (size_t)argc)
 			out = argv[++i];
 		else if (a[0] == '-' && a[1])
@@ -572,6 +610,11 @@ int main(int argc, char **argv)
 	tab = build(rows, n, block, &size, &st);
 	if (out && write_atomic(out, tab, size))
 		return 2;
+	if (given) {		/* check, time or size a table built before */
+		free(tab);
+		tab = read_table(given, &size);
+		st.total = size;
+	}
 	if (do_size) {
 		size_t du = delta_uleb64(k, nk, 0), dd = delta_uleb64(k, nk, 1);
 
@@ -584,6 +627,8 @@ int main(int argc, char **argv)
 		       dd, (double)dd / (nk ? nk : 1));
 		printf("delta-uleb64: %zu bytes, %.2f B/row (blocks of 64, ULEB128/SLEB128 deltas, same entries)\n",
 		       du, (double)du / (nk ? nk : 1));
+		if (given)
+			printf("(the table given: %s)\n", given);
 		printf("table: %u rows, %zu bytes, %.2f B/row\n", st.kept,
 		       size, (double)size / (st.kept ? st.kept : 1));
 	}

@@ -65,6 +65,21 @@ done
 run generated --table-size "$tmp/rows.txt"
 hosttool/linetab -o "$tmp/t.bin" "$tmp/rows.txt"
 test -s "$tmp/t.bin"
+run "generated, the table written" --table "$tmp/t.bin" --table-check "$tmp/rows.txt"
+# one line changed in the rows: the check must fail and name that address
+sed '100s/:\([0-9]*\) /:9\1 /' "$tmp/rows.txt" > "$tmp/rows2.txt"
+addr=$(sed -n '100s/.* \(0x[0-9a-f]*\).*/\1/p' "$tmp/rows2.txt")
+if hosttool/linetab --table "$tmp/t.bin" --table-check "$tmp/rows2.txt" \
+		> "$tmp/diff.txt"; then
+	echo "linetab: FAIL: a changed row went unnoticed"
+	exit 1
+fi
+grep -q "^table-check: $addr: table says" "$tmp/diff.txt" || {
+	cat "$tmp/diff.txt"
+	echo "linetab: FAIL: the difference at $addr was not named"
+	exit 1
+}
+echo "linetab: generated, one row changed: $(cat "$tmp/diff.txt")"
 
 vm=${LINELOC_CACHE:-$HOME/.cache/lineloc}/root/usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64
 if [ -r "$vm" ]; then
