@@ -520,8 +520,10 @@ int linetab_check_header(const void *tab, size_t size)
 		const u8 *e = h.t + h.super_off + 12 * i;
 
 		cur = get32(e + 8);
-		if (i ? cur <= prev || get32(e) <= get32(e - 12) ||
-			get32(e + 4) < get32(e - 8) : cur != 0)
+		if (!i && cur)
+			return -LINETAB_E_DATA;
+		if (i && (cur <= prev || get32(e) <= get32(e - 12) ||
+			  get32(e + 4) < get32(e - 8)))
 			return -LINETAB_E_DATA;
 		if (cur >= h.nblocks || get32(e + 4) > h.data_size)
 			return -LINETAB_E_DATA;

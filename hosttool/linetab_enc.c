@@ -15,7 +15,6 @@
 #include "linetab.h"
 #include "linetab_model.h"
 
-
 struct ent {
 	u32 off, file, line, end;
 };
@@ -277,7 +276,8 @@ static void make_code(struct enc *e, u32 c)
 		if (n <= 1)
 			return;		/* one symbol: length 0 */
 		while (--n) {
-			a = b = 2 * LINETAB_MAX_SYMS;
+			a = 2 * LINETAB_MAX_SYMS;
+			b = a;
 			for (i = 0; i < nodes; i++) {
 				if (!live[i])
 					continue;
@@ -292,8 +292,10 @@ static void make_code(struct enc *e, u32 c)
 			w[nodes] = w[a] + w[b];
 			live[nodes] = true;
 			parent[nodes] = -1;
-			live[a] = live[b] = false;
-			parent[a] = parent[b] = nodes++;
+			live[a] = false;
+			live[b] = false;
+			parent[a] = nodes;
+			parent[b] = nodes++;
 		}
 		max = 0;
 		for (s = 0; s < LINETAB_MAX_SYMS; s++) {
