@@ -613,7 +613,7 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 			goto out;
 	}
 	b.symstart[nblocks] = e->nsyms;
-	lut_bits = ne >= 65536 ? 8 : 6;
+	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : 4;
 	lut = 1U << lut_bits;
 	codes = (2 * lut + 4) * LINETAB_NCTX + 1 + LINETAB_MAX_LEN;
 	for (c = 0; c < LINETAB_NCTX; c++) {

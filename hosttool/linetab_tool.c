@@ -383,7 +383,8 @@ static void latency(const u8 *tab, size_t size, uint32_t lo, uint32_t hi,
 		    uint64_t seed, size_t n, double *mean, double *p99)
 {
 	uint32_t *addr = xmalloc(n * sizeof(*addr));
-	uint64_t *t = xmalloc(n * sizeof(*t)), t0, t1, sink = 0, over;
+	uint64_t *t = xmalloc((n > 100001 ? n : 100001) * sizeof(*t));
+	uint64_t t0, t1, sink = 0, over;
 	struct linetab_loc loc;
 	size_t i;
 
