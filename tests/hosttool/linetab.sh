@@ -44,6 +44,8 @@ for seq in range(60):
         addr += rnd.choice([1, 2, 3, 4, 5, 7, 12, 30, 200, 70000])
     out.append('%s:%d 0x%x end' % (main, line, addr))
     addr += rnd.choice([0, 0, 1, 16, 4096])     # gap (or none)
+    if rnd.random() < 0.15:     # a sequence over the one before
+        addr -= rnd.randint(1, 400)
 open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
 EOF
 # run LABEL ARGS...: hosttool/linetab ARGS, its output labelled; stop on failure
