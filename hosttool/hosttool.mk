@@ -9,12 +9,18 @@ HT_I686_CC	?= i686-linux-gnu-gcc
 HT_FUZZ_CC	?= clang-14
 HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64
 # hosttool/files lists lineloc's sources and headers, one a line: the one
-# list, also read by matrix/sync-lineloc.sh (the kernel's copy in
+# list, also read by scripts/sync-lineloc.sh (the kernel's copy in
 # scripts/lineloc/), tests/series-check.py and tests/hosttool/lltest.py.
 HT_FILES	:= $(addprefix hosttool/,$(shell cat hosttool/files))
 HT_SRCS		:= $(filter %.c,$(HT_FILES))
 HT_DEPS		:= $(HT_FILES) hosttool/files hosttool/hosttool.mk
 HT_FUZZ		:= hosttool/fuzz/fuzz_dwarf_line
+# hosttool/linetab: compact line tables (issue 10); the decoder is shared
+# with the kernel, the encoder with the module loader later.
+HT_LT_LIB	:= hosttool/linetab_enc.c hosttool/linetab_dec.c
+HT_LT_DEPS	:= $(HT_LT_LIB) hosttool/linetab.h hosttool/linetab_model.h \
+		   hosttool/hosttool.mk
+HT_FUZZ_LT	:= hosttool/fuzz/fuzz_linetab
 
 # A static i686 zlib needs zlib1g-dev:i386; without it lineloc-i686 is
 # built without zlib and refuses SHF_COMPRESSED sections with a clear error.
@@ -25,9 +31,9 @@ HT_I686_LIBS	:= -lz
 endif
 
 .PHONY: hosttool hosttool-i686 test-hosttool bench-hosttool fuzz-hosttool \
-	clean-hosttool
+	clean-hosttool test-linetab fuzz-linetab
 
-hosttool: hosttool/lineloc
+hosttool: hosttool/lineloc hosttool/linetab
 
 hosttool/lineloc: $(HT_DEPS)
 	$(HT_HOSTCC) $(HT_CFLAGS) -DHAVE_ZLIB -o $@ $(HT_SRCS) -lz
@@ -45,6 +51,29 @@ $(HT_FUZZ): hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c \
 		-fno-sanitize-recover=undefined -o $@ \
 		hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c
 
+hosttool/linetab: hosttool/linetab_tool.c $(HT_LT_DEPS)
+	$(HT_HOSTCC) $(HT_CFLAGS) -o $@ hosttool/linetab_tool.c $(HT_LT_LIB)
+
+$(HT_FUZZ_LT): hosttool/fuzz/fuzz_linetab.c $(HT_LT_DEPS)
+	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -o $@ \
+		hosttool/fuzz/fuzz_linetab.c $(HT_LT_LIB)
+
+test-linetab: hosttool/linetab hosttool/lineloc
+	tests/hosttool/linetab.sh
+
+# Deterministic: HT_LT_FUZZ_RUNS inputs (default 200000) from seed 1,
+# starting from the committed seeds; the corpus it grows is thrown away.
+fuzz-linetab: $(HT_FUZZ_LT)
+	mkdir -p hosttool/fuzz/artifacts
+	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/linetab-fuzz.XXXXXX") && \
+	trap 'rm -rf "$$tmp"' EXIT && \
+	$(HT_FUZZ_LT) -runs=$${HT_LT_FUZZ_RUNS:-200000} -seed=1 -use_cmp=0 \
+		-reload=0 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=hosttool/fuzz/artifacts/ \
+		"$$tmp" hosttool/fuzz/corpus_linetab
+
 test-hosttool: hosttool/lineloc hosttool/lineloc-i686
 	tests/hosttool/run.sh
 
@@ -55,5 +84,6 @@ fuzz-hosttool: $(HT_FUZZ)
 	tests/hosttool/fuzz.sh $${HT_FUZZ_SECONDS:-$${FUZZ_SECONDS:-600}}
 
 clean-hosttool:
-	rm -f hosttool/lineloc hosttool/lineloc-i686 $(HT_FUZZ)
+	rm -f hosttool/lineloc hosttool/lineloc-i686 $(HT_FUZZ) \
+		hosttool/linetab $(HT_FUZZ_LT)
 	rm -rf hosttool/fuzz/corpus-run hosttool/fuzz/artifacts

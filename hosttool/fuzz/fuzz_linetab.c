@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for linetab_dec.c, the line-table decoder the kernel
+ * and the host tool share, and a round trip through linetab_enc.c.
+ * Input: a mode byte, then
+ *   mode 0: a table; lookups at offsets taken from its first bytes and at
+ *           every block start and the offset before it;
+ *   mode 1: edits (position, xor value) applied to a valid table built
+ *           once from fixed rows; lookups all over it;
+ *   mode 2: rows (8 bytes each) for the encoder; its table must pass
+ *           linetab_check_header() and answer every row start as the
+ *           rows say.
+ * Build: make -f hosttool/hosttool.mk hosttool/fuzz/fuzz_linetab
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../linetab.h"
+
+static const char *const paths[] = {
+	"kernel/a.c", "kernel/b.h", "include/linux/c.h", "d.S",
+	"arch/x86/e.c", "lib/f.c", "mm/g.c", "fs/h.c",
+};
+
+static void *m_alloc(void *arg, size_t n)
+{
+	(void)arg;
+	return malloc(n);
+}
+
+static void m_free(void *arg, void *p)
+{
+	(void)arg;
+	free(p);
+}
+
+static const struct linetab_alloc mem = { m_alloc, m_free, NULL };
+
+static uint64_t sink;
+
+static void look(const uint8_t *t, size_t size, u32 off)
+{
+	struct linetab_loc loc;
+	int ret = linetab_lookup(t, size, off, &loc);
+
+	if (ret < -LINETAB_E_DATA || ret > LINETAB_UNKNOWN)
+		__builtin_trap();
+	if (ret == 0) {
+		/* Touch what the decoder handed out, so ASan checks it. */
+		if (loc.dir_len)
+			sink += (uint8_t)loc.dir[0] + (uint8_t)loc.dir[loc.dir_len - 1];
+		if (loc.name_len)
+			sink += (uint8_t)loc.name[0] +
+				(uint8_t)loc.name[loc.name_len - 1];
+		if (loc.start > off)
+			__builtin_trap();
+	}
+}
+
+/* Look up around the start of every block the index names (bounded). */
+static void look_blocks(const uint8_t *t, size_t size)
+{
+	u32 nblocks, ix, i, off;
+
+	if (size < LINETAB_HDR_SIZE)
+		return;
+	memcpy(&nblocks, t + 4 * LINETAB_H_NBLOCKS, 4);
+	memcpy(&ix, t + 4 * LINETAB_H_INDEX_OFF, 4);
+	for (i = 0; i < nblocks && i < 64; i++) {
+		if (ix > size || (size - ix) / 8 <= i)
+			break;
+		memcpy(&off, t + ix + 8 * i, 4);
+		look(t, size, off);
+		look(t, size, off - 1);
+		look(t, size, off + 7);
+	}
+}
+
+static uint8_t *base;
+static size_t base_size;
+
+/* A valid table: 3 sequences over 8 files, blocks of 5 rows. */
+static void make_base(void)
+{
+	struct linetab_row rows[200];
+	u32 i, n = 0, off = 0x100;
+
+	for (i = 0; i < 190; i++) {
+		rows[n].off = off;
+		rows[n].file = (i * 7 / 5) % 8;
+		rows[n].line = i % 13 ? 10 + (i * 37) % 300 : 0;
+		rows[n].end = i == 60 || i == 130 || i == 189;
+		off += 1 + (i * 11) % 23 + (rows[n].end ? 0x1000 : 0);
+		n++;
+	}
+	if (linetab_encode(rows, n, paths, 8, 5, &mem, &base, &base_size,
+			   NULL))
+		__builtin_trap();
+}
+
+static void mode_edit(const uint8_t *data, size_t size)
+{
+	uint8_t *t = malloc(base_size);
+	size_t i;
+	u32 pos;
+
+	memcpy(t, base, base_size);
+	for (i = 0; i + 3 <= size; i += 3) {
+		pos = (data[i] | data[i + 1] << 8) % base_size;
+		t[pos] ^= data[i + 2];
+	}
+	linetab_check_header(t, base_size);
+	for (pos = 0; pos < 0x1400; pos += 29)
+		look(t, base_size, pos);
+	look_blocks(t, base_size);
+	free(t);
+}
+
+static void mode_rows(const uint8_t *data, size_t size)
+{
+	struct linetab_row *rows;
+	size_t n = size / 8, i, tsize;
+	u32 off = 0, block;
+	uint8_t *t;
+
+	if (!n)
+		return;
+	rows = malloc(n * sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		const uint8_t *d = data + 8 * i;
+
+		off += d[0] | (d[1] & 0x0f) << 8;	/* may repeat an offset */
+		rows[i].off = off;
+		rows[i].file = d[2] % 8;
+		rows[i].line = d[3] | d[4] << 8 | (d[5] & 0x7f) << 16 |
+			       (d[7] & 0x80 ? 0x7fff0000U : 0);
+		rows[i].end = (d[6] & 7) == 0;
+		if (d[6] & 0x80)		/* a new sequence, anywhere */
+			off = d[7] << 4;
+	}
+	block = 1 + data[0] % 40;
+	if (linetab_encode(rows, n, paths, 8, block, &mem, &t, &tsize, NULL))
+		__builtin_trap();
+	if (linetab_check_header(t, tsize))
+		__builtin_trap();
+	for (i = 0; i < n; i++) {
+		struct linetab_loc loc;
+		int ret = linetab_lookup(t, tsize, rows[i].off, &loc);
+
+		if (ret < 0)
+			__builtin_trap();
+	}
+	free(t);
+	free(rows);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	u32 off;
+	size_t i;
+
+	if (size < 1)
+		return 0;
+	if (!base)
+		make_base();
+	switch (data[0] % 3) {
+	case 0:
+		data++;
+		size--;
+		linetab_check_header(data, size);
+		for (i = 0; i + 4 <= size && i < 64; i += 4) {
+			memcpy(&off, data + i, 4);
+			look(data, size, off);
+		}
+		look_blocks(data, size);
+		break;
+	case 1:
+		mode_edit(data + 1, size - 1);
+		break;
+	default:
+		mode_rows(data + 1, size - 1);
+		break;
+	}
+	return 0;
+}

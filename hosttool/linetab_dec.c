@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * linetab_dec.c - lookups in a compact line table (see linetab.h)
+ *
+ * Shared by the kernel and user space: no allocation, no global state, no
+ * libc, no floating point.  Every read is checked against the sizes the
+ * table declares, and those against the size the caller gives, so a
+ * damaged table costs the answer and never a read outside the table; a
+ * lookup decodes at most one block.
+ */
+#include "linetab.h"
+#include "linetab_model.h"
+
+#define LT_LONG		0xffffU		/* decode table: a longer code */
+#define LT_BAD		0xffffffffU	/* lt_long(): no such code */
+
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#else
+#include <sys/cdefs.h>		/* __always_inline (glibc) */
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#endif
+
+static inline u32 get16(const u8 *p)
+{
+	return p[0] | (u32)p[1] << 8;
+}
+
+static inline u32 get32(const u8 *p)
+{
+	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static inline u64 get_be64(const u8 *p)
+{
+	return (u64)p[0] << 56 | (u64)p[1] << 48 | (u64)p[2] << 40 |
+	       (u64)p[3] << 32 | (u64)p[4] << 24 | (u64)p[5] << 16 |
+	       (u64)p[6] << 8 | p[7];
+}
+
+/* The header and its sections, checked against the table's size. */
+struct lt_tab {
+	const u8 *t;
+	const u8 *lut;		/* LINETAB_NCTX decode tables */
+	u32 size, entries, block_rows, nblocks, lut_bits;
+	u32 long_off, nsuper, super_off, index_off, data_off, data_size;
+	u32 nfiles, ndirs, files_off, dirs_off, str_off, str_size;
+};
+
+/* Is [off, off + count * elem) inside @size bytes? */
+static bool lt_fits(u32 size, u32 off, u64 count, u32 elem)
+{
+	return off <= size && count * elem <= size - off;
+}
+
+static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
+{
+	const u8 *t = tab;
+	u32 v, lut_off;
+
+	if (!tab || size < LINETAB_HDR_SIZE ||
+	    get32(t) != LINETAB_MAGIC)
+		return -LINETAB_E_HEADER;
+	h->t = t;
+	h->size = get32(t + 4 * LINETAB_H_SIZE);
+	h->entries = get32(t + 4 * LINETAB_H_ENTRIES);
+	h->block_rows = get32(t + 4 * LINETAB_H_BLOCK_ROWS);
+	h->nblocks = get32(t + 4 * LINETAB_H_NBLOCKS);
+	v = get32(t + 4 * LINETAB_H_CODES);
+	h->lut_bits = v >> 16;
+	lut_off = get32(t + 4 * LINETAB_H_LUT_OFF);
+	h->long_off = get32(t + 4 * LINETAB_H_LONG_OFF);
+	h->nsuper = get32(t + 4 * LINETAB_H_NSUPER);
+	h->super_off = get32(t + 4 * LINETAB_H_SUPER_OFF);
+	h->index_off = get32(t + 4 * LINETAB_H_INDEX_OFF);
+	h->data_off = get32(t + 4 * LINETAB_H_DATA_OFF);
+	h->data_size = get32(t + 4 * LINETAB_H_DATA_SIZE);
+	h->nfiles = get32(t + 4 * LINETAB_H_NFILES);
+	h->ndirs = get32(t + 4 * LINETAB_H_NDIRS);
+	h->files_off = get32(t + 4 * LINETAB_H_FILES_OFF);
+	h->dirs_off = get32(t + 4 * LINETAB_H_DIRS_OFF);
+	h->str_off = get32(t + 4 * LINETAB_H_STR_OFF);
+	h->str_size = get32(t + 4 * LINETAB_H_STR_SIZE);
+	if (h->size < LINETAB_HDR_SIZE || h->size > size ||
+	    (v & 0xffff) != LINETAB_NCTX || h->lut_bits < 1 ||
+	    h->lut_bits > LINETAB_MAX_LEN)
+		return -LINETAB_E_HEADER;
+	if (!h->block_rows || h->block_rows > LINETAB_MAX_BLOCK ||
+	    h->nblocks != h->entries / h->block_rows +
+			  !!(h->entries % h->block_rows))
+		return -LINETAB_E_HEADER;
+	if (!lt_fits(h->size, lut_off, (u64)LINETAB_NCTX << h->lut_bits, 2) ||
+	    !lt_fits(h->size, h->long_off, LINETAB_NCTX, 4) ||
+	    h->nsuper > h->nblocks ||
+	    !lt_fits(h->size, h->super_off, h->nsuper, 12) ||
+	    !lt_fits(h->size, h->index_off, h->nblocks, 4) ||
+	    !lt_fits(h->size, h->data_off, h->data_size, 1) ||
+	    !lt_fits(h->size, h->files_off, (u64)h->nfiles + 1, 4) ||
+	    !lt_fits(h->size, h->files_off + 4 * (h->nfiles + 1), h->nfiles,
+		     2) ||
+	    !lt_fits(h->size, h->dirs_off, (u64)h->ndirs + 1, 4) ||
+	    !lt_fits(h->size, h->str_off, h->str_size, 1))
+		return -LINETAB_E_HEADER;
+	h->lut = t + lut_off;
+	return 0;
+}
+
+/*
+ * Each context has a decode table of 2^lut_bits u16, symbol << 4 | code
+ * length, or LT_LONG where the code is longer than lut_bits; a code of
+ * one symbol has length 0.  For the longer codes, the context's entry at
+ * long_off gives nsym, the number of codes of each length 1..MAX_LEN and
+ * the nsym symbols in canonical order.  Symbols out of an alphabet's
+ * range are caught where they are used.
+ */
+
+/* A code longer than the decode table: the canonical walk. */
+static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
+{
+	u32 peek = w >> (64 - LINETAB_MAX_LEN), len, code, count, n;
+	u32 pos = get32(h->t + h->long_off + 4 * ctx);
+	u32 first = 0, index = 0;
+	const u8 *cnt;
+
+	if (!lt_fits(h->size, pos, 1 + LINETAB_MAX_LEN, 1))
+		return LT_BAD;
+	n = h->t[pos];
+	cnt = h->t + pos + 1;
+	if (!lt_fits(h->size, pos + 1 + LINETAB_MAX_LEN, n, 1))
+		return LT_BAD;
+	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+		code = peek >> (LINETAB_MAX_LEN - len);
+		count = cnt[len - 1];
+		if (code - first < count) {
+			index += code - first;
+			if (index >= n)
+				break;
+			return cnt[LINETAB_MAX_LEN + index] << 4 | len;
+		}
+		index += count;
+		first = (first + count) << 1;
+	}
+	return LT_BAD;
+}
+
+/* Bits of one block, most significant first, through a 64-bit window. */
+struct lt_bits {
+	u64 w;			/* @n valid bits at the top */
+	u32 n;
+	const u8 *p, *end;
+	u32 over;		/* bytes read past the end (as zeros) */
+	int err;
+};
+
+static __always_inline void lt_refill(struct lt_bits *b)
+{
+	if (likely(b->end - b->p >= 8)) {
+		b->w |= get_be64(b->p) >> b->n;
+		b->p += (63 - b->n) >> 3;
+		b->n |= 56;
+		return;
+	}
+	while (b->n <= 56) {
+		if (b->p < b->end)
+			b->w |= (u64)*b->p++ << (56 - b->n);
+		else
+			b->over++;
+		b->n += 8;
+	}
+}
+
+static __always_inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1..32 */
+{
+	u32 v = b->w >> (64 - n);
+
+	b->w <<= n;
+	b->n -= n;
+	return v;
+}
+
+/* One symbol of context @ctx; the window must hold LINETAB_MAX_LEN bits. */
+static __always_inline u32 lt_sym(struct lt_bits *b, const struct lt_tab *h,
+				  u32 ctx)
+{
+	u32 e = get16(h->lut + ((ctx << h->lut_bits) +
+				(b->w >> (64 - h->lut_bits))) * 2);
+
+	if (unlikely(e == LT_LONG)) {
+		e = lt_long(h, ctx, b->w);
+		if (e == LT_BAD) {
+			b->err = -LINETAB_E_CODE;
+			return 0;
+		}
+	}
+	b->w <<= e & 15;
+	b->n -= e & 15;
+	return e >> 4;
+}
+
+/* The raw bits of a number coded with lt_usyms(k); @s >= 1 << k. */
+static __always_inline u32 lt_extra(struct lt_bits *b, u32 s, u32 k)
+{
+	u32 nb;
+
+	s -= 1U << k;
+	nb = k + s / 2;		/* bit length - 1 of the value */
+	if (unlikely(nb > 31)) {
+		b->err = -LINETAB_E_DATA;
+		return 0;
+	}
+	return (2 | (s & 1)) << (nb - 1) | lt_take(b, nb - 1);
+}
+
+/* A number: symbol and raw bits; refill first if the window may be short. */
+static __always_inline u32 lt_num(struct lt_bits *b, const struct lt_tab *h,
+				  u32 ctx, u32 k)
+{
+	u32 s;
+
+	if (b->n < LINETAB_MAX_LEN + 31)
+		lt_refill(b);
+	s = lt_sym(b, h, ctx);
+	return likely(s < (1U << k)) ? s : lt_extra(b, s, k);
+}
+
+struct lt_mtf {
+	u32 file, line;
+};
+
+/*
+ * Decode block @blk, bytes @start..@stop of the data, from its first row
+ * at *@at up to the last row at or below @off.  Each row is decoded before
+ * its address delta; a row that turns out to start above @off is dropped.
+ * On success *file, *line, *end and *at are the answer.
+ */
+static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
+		    u32 off, u32 *file, u32 *line, bool *end, u32 *at)
+{
+	struct lt_mtf mtf[LINETAB_MTF], m;
+	u32 rows, k, r, j, zz, n = 0, cls = LT_C_START;
+	u32 cur = 0, pfile, pline, next;
+	u32 afile = 0, aline = 0;	/* the answer of the last row */
+	bool aend = false, pend;
+	struct lt_bits b;
+
+	rows = h->entries - blk * h->block_rows;
+	if (rows > h->block_rows)
+		rows = h->block_rows;
+	b.w = 0;
+	b.n = 0;
+	b.p = h->t + h->data_off + start;
+	b.end = h->t + h->data_off + stop;
+	b.over = 0;
+	b.err = 0;
+	mtf[0].line = 0;
+	for (k = 0; k < rows; k++) {
+		pfile = afile;
+		pline = aline;
+		pend = aend;
+		lt_refill(&b);
+		r = lt_sym(&b, h, LINETAB_CTX_ROW + cls);
+		if (likely(r >= LT_RS_LINE)) {		/* same file, a line */
+			if (unlikely(!n))
+				goto bad;
+			zz = r - LT_RS_LINE;
+			if (unlikely(zz >= 1U << LT_LINE_K))
+				zz = lt_extra(&b, zz, LT_LINE_K);
+			cur = lt_unzigzag(zz, cur);
+			aline = cur;
+			aend = false;
+			cls = LT_C_STEP + lt_step_class(zz);
+		} else if (r == LT_RS_ZERO) {
+			if (unlikely(!n))
+				goto bad;
+			aline = 0;
+			aend = false;
+			cls = LT_C_ZERO;
+		} else if (r == LT_RS_END) {
+			aend = true;
+			cls = LT_C_END;
+		} else {				/* another file */
+			mtf[0].line = cur;
+			if (r == LT_RS_NEW) {
+				m.file = lt_num(&b, h, LINETAB_CTX_FILE_IDX,
+						LT_IDX_K);
+				m.line = lt_num(&b, h, LINETAB_CTX_LINE_ABS,
+						LT_ABS_K);
+				if (m.file >= h->nfiles)
+					goto bad;
+				j = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
+				aline = m.line;
+				cls = m.line ? LT_C_NEW : LT_C_ZERO;
+			} else {
+				j = r - LT_RS_MTF + 1;
+				if (j >= n)
+					goto bad;
+				m = mtf[j];
+				zz = lt_num(&b, h, LINETAB_CTX_LINE_MTF + (j > 1),
+					    LT_LINE_K);
+				if (!zz) {
+					aline = 0;
+					cls = LT_C_ZERO;
+				} else {
+					m.line = lt_unzigzag(zz - 1, m.line);
+					aline = m.line;
+					cls = LT_C_SWITCH;
+				}
+			}
+			for (; j > 0; j--)
+				mtf[j] = mtf[j - 1];
+			mtf[0] = m;
+			cur = m.line;
+			afile = m.file;
+			aend = false;
+		}
+		if (k) {
+			next = *at + lt_num(&b, h, LINETAB_CTX_ADDR + cls,
+					    LT_ADDR_K) + 1;
+			if (next <= *at || next > off) {
+				afile = pfile;	/* this row starts above @off */
+				aline = pline;
+				aend = pend;
+				break;
+			}
+			*at = next;
+		}
+		if (unlikely(b.err))
+			return b.err;
+	}
+	if (b.err)
+		return b.err;
+	if (8 * ((u64)(b.p - (h->t + h->data_off + start)) + b.over) - b.n >
+	    8 * (u64)(stop - start))
+		return -LINETAB_E_DATA;	/* read past the block */
+	*file = afile;
+	*line = aline;
+	*end = aend;
+	return 0;
+bad:
+	return -LINETAB_E_DATA;
+}
+
+/* The path of @file into @loc. */
+static int lt_path(const struct lt_tab *h, u32 file, struct linetab_loc *loc)
+{
+	const u8 *names = h->t + h->files_off, *dirs = h->t + h->dirs_off;
+	u32 a, b, dir;
+
+	if (file >= h->nfiles)
+		return -LINETAB_E_HEADER;
+	a = get32(names + 4 * file);
+	b = get32(names + 4 * (file + 1));
+	dir = get16(names + 4 * (h->nfiles + 1) + 2 * file);
+	if (a > b || b > h->str_size || dir >= h->ndirs)
+		return -LINETAB_E_HEADER;
+	loc->file = file;
+	loc->name = (const char *)h->t + h->str_off + a;
+	loc->name_len = b - a;
+	a = get32(dirs + 4 * dir);
+	b = get32(dirs + 4 * (dir + 1));
+	if (a > b || b > h->str_size)
+		return -LINETAB_E_HEADER;
+	loc->dir = (const char *)h->t + h->str_off + a;
+	loc->dir_len = b - a;
+	return 0;
+}
+
+/**
+ * linetab_path() - the path of a file of a line table
+ * @tab: the table
+ * @size: bytes at @tab
+ * @file: index of the path
+ * @loc: where to put @dir, @dir_len, @name, @name_len and @file
+ *
+ * Return: 0, or -LINETAB_E_HEADER if the table or the index is bad.
+ */
+int linetab_path(const void *tab, size_t size, u32 file,
+		 struct linetab_loc *loc)
+{
+	struct lt_tab h;
+	int ret;
+
+	ret = lt_parse(&h, tab, size);
+	if (ret)
+		return ret;
+	return lt_path(&h, file, loc);
+}
+
+/**
+ * linetab_lookup() - the source location of an offset
+ * @tab: the table
+ * @size: bytes at @tab
+ * @off: offset from the table's base
+ * @loc: the location, filled in when 0 is returned
+ *
+ * The location is that of the last row at or below @off.  Offsets below
+ * the first row, and in a gap after the end of a sequence, have none.
+ * A row without a line answers with @loc->line 0.
+ *
+ * Return: 0, LINETAB_UNKNOWN when the table has no location for @off, or
+ * a negative LINETAB_E_* code when the table is damaged.
+ */
+int linetab_lookup(const void *tab, size_t size, u32 off,
+		   struct linetab_loc *loc)
+{
+	u32 lo, hi, mid, s, base, pos, file = 0, line = 0, at, start, stop;
+	const u8 *sb, *ix;
+	struct lt_tab h;
+	bool end = false;
+	int ret;
+
+	ret = lt_parse(&h, tab, size);
+	if (ret)
+		return ret;
+	if (!h.nsuper)
+		return LINETAB_UNKNOWN;
+	sb = h.t + h.super_off;
+	ix = h.t + h.index_off;
+	if (get32(sb) > off)
+		return LINETAB_UNKNOWN;
+	/* the last superblock, then block, whose first row is at or below */
+	lo = 0;
+	hi = h.nsuper;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (get32(sb + 12 * mid) <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	s = lo;
+	base = get32(sb + 12 * s);
+	pos = get32(sb + 12 * s + 4);
+	lo = get32(sb + 12 * s + 8);
+	hi = s + 1 < h.nsuper ? get32(sb + 12 * (s + 1) + 8) : h.nblocks;
+	if (lo >= hi || hi > h.nblocks)
+		return -LINETAB_E_DATA;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (base + get16(ix + 4 * mid) <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	at = base + get16(ix + 4 * lo);
+	if (at > off)
+		return -LINETAB_E_DATA;	/* an index out of order */
+	start = pos + get16(ix + 4 * lo + 2);
+	if (lo + 1 == h.nblocks)
+		stop = h.data_size;
+	else if (s + 1 < h.nsuper && get32(sb + 12 * (s + 1) + 8) == lo + 1)
+		stop = get32(sb + 12 * (s + 1) + 4);
+	else
+		stop = pos + get16(ix + 4 * (lo + 1) + 2);
+	if (start > stop || stop > h.data_size)
+		return -LINETAB_E_DATA;
+	ret = lt_block(&h, lo, start, stop, off, &file, &line, &end, &at);
+	if (ret)
+		return ret;
+	if (end)
+		return LINETAB_UNKNOWN;
+	ret = lt_path(&h, file, loc);
+	if (ret)
+		return ret;
+	loc->line = line;
+	loc->start = at;
+	return 0;
+}
+
+/**
+ * linetab_check_header() - validate a line table once, before use
+ * @tab: the table
+ * @size: bytes at @tab
+ *
+ * Checks the header, the prefix codes (complete, canonical, decode tables
+ * that agree with them), the block index (increasing offsets, block data
+ * inside the table) and the path arrays.  Lookups check what they read
+ * anyway; this is for reporting a bad table early.
+ *
+ * Return: 0, or a negative LINETAB_E_* code.
+ */
+int linetab_check_header(const void *tab, size_t size)
+{
+	struct linetab_loc loc;
+	struct lt_tab h;
+	u32 i, j, len, total, prev = 0, cur, e, pos, n;
+	const u8 *cnt;
+	u64 kraft;
+	int ret;
+
+	ret = lt_parse(&h, tab, size);
+	if (ret)
+		return ret;
+	for (i = 0; i < LINETAB_NCTX; i++) {
+		pos = get32(h.t + h.long_off + 4 * i);
+		if (!lt_fits(h.size, pos, 1 + LINETAB_MAX_LEN, 1))
+			return -LINETAB_E_CODE;
+		n = h.t[pos];
+		cnt = h.t + pos + 1;
+		if (!lt_fits(h.size, pos + 1 + LINETAB_MAX_LEN, n, 1))
+			return -LINETAB_E_CODE;
+		total = 0;
+		kraft = 0;
+		for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+			total += cnt[len - 1];
+			kraft += (u64)cnt[len - 1] << (LINETAB_MAX_LEN - len);
+		}
+		if (total > n || (total > 1 && kraft != 1ULL << LINETAB_MAX_LEN))
+			return -LINETAB_E_CODE;
+		for (j = 0; j < 1U << h.lut_bits; j++) {
+			e = get16(h.lut + 2 * ((i << h.lut_bits) + j));
+			if (e != LT_LONG && (e & 15) > h.lut_bits)
+				return -LINETAB_E_CODE;
+		}
+	}
+	if (h.nblocks && !h.nsuper)
+		return -LINETAB_E_DATA;
+	for (i = 0; i < h.nsuper; i++) {
+		const u8 *e = h.t + h.super_off + 12 * i;
+
+		cur = get32(e + 8);
+		if (!i && cur)
+			return -LINETAB_E_DATA;
+		if (i && (cur <= prev || get32(e) <= get32(e - 12) ||
+			  get32(e + 4) < get32(e - 8)))
+			return -LINETAB_E_DATA;
+		if (cur >= h.nblocks || get32(e + 4) > h.data_size)
+			return -LINETAB_E_DATA;
+		prev = cur;
+	}
+	for (i = 0; i < h.nfiles; i++) {
+		ret = lt_path(&h, i, &loc);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * linetab_enc.c - build a compact line table (see linetab.h)
+ *
+ * Host C, written so that a module loader could run it: no stdio, no
+ * libc beyond what a kernel has, memory from the caller's allocator.
+ *
+ * Steps: deduplicate the paths; apply the kept-row rules of kallsyms to
+ * each sequence; sort by offset (ends before rows at one offset, input
+ * order otherwise) and keep one entry per offset (the last), dropping
+ * entries that repeat the one before; number the files by how often they
+ * are new in a block; run the model once to count symbols, make the
+ * frequency tables, and code each block backwards with rANS.
+ */
+#include "linetab.h"
+#include "linetab_model.h"
+
+struct ent {
+	u32 off, file, line, end;
+};
+
+struct sym {
+	u8 ctx, nbits;
+	u32 val;
+};
+
+struct enc {
+	const struct linetab_alloc *mem;
+	struct sym *syms;
+	size_t nsyms, cap;
+	u32 cnt[LINETAB_NCTX][LINETAB_MAX_SYMS];
+	u8 len[LINETAB_NCTX][LINETAB_MAX_SYMS];
+	u32 code[LINETAB_NCTX][LINETAB_MAX_SYMS];
+	u32 *newcnt;		/* per file: blocks it is new in */
+	bool count_only;
+};
+
+#define LT_RAW		0xff	/* symbol "context" of raw bits */
+#define LT_LONG		0xffffU
+
+static void *lt_alloc(const struct linetab_alloc *m, size_t n)
+{
+	return m->alloc(m->arg, n ? n : 1);
+}
+
+static void lt_free(const struct linetab_alloc *m, void *p)
+{
+	if (p)
+		m->free(m->arg, p);
+}
+
+static int lt_strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static size_t lt_strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+/* Stable merge sort of u32 keys, by @cmp. */
+typedef int (*lt_cmp)(const void *ctx, u32 a, u32 b);
+
+static void lt_msort(u32 *a, u32 *tmp, size_t n, lt_cmp cmp, const void *ctx)
+{
+	size_t w, i, l, m, j, r, o;
+	u32 *src = a, *dst = tmp, *t;
+
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			l = i;
+			m = i + w < n ? i + w : n;
+			r = i + 2 * w < n ? i + 2 * w : n;
+			j = m;
+			o = i;
+			while (l < m && j < r)
+				dst[o++] = cmp(ctx, src[j], src[l]) < 0 ?
+					   src[j++] : src[l++];
+			while (l < m)
+				dst[o++] = src[l++];
+			while (j < r)
+				dst[o++] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		for (i = 0; i < n; i++)
+			a[i] = src[i];
+}
+
+static int cmp_path(const void *ctx, u32 a, u32 b)
+{
+	const char *const *p = ctx;
+
+	return lt_strcmp(p[a], p[b]);
+}
+
+static int cmp_ent(const void *ctx, u32 a, u32 b)
+{
+	const struct ent *e = ctx;
+
+	if (e[a].off != e[b].off)
+		return e[a].off < e[b].off ? -1 : 1;
+	return (int)!e[a].end - (int)!e[b].end;
+}
+
+struct fcmp {
+	const u32 *newcnt;
+	const char *const *paths;
+};
+
+static int cmp_file(const void *ctx, u32 a, u32 b)
+{
+	const struct fcmp *f = ctx;
+
+	if (f->newcnt[a] != f->newcnt[b])
+		return f->newcnt[a] > f->newcnt[b] ? -1 : 1;
+	return lt_strcmp(f->paths[a], f->paths[b]);
+}
+
+/* ---- symbols ---- */
+
+static int emit(struct enc *e, u32 ctx, u32 nbits, u32 val)
+{
+	struct sym *n;
+	size_t i;
+
+	if (ctx != LT_RAW)
+		e->cnt[ctx][val]++;
+	if (e->count_only)
+		return 0;
+	if (e->nsyms == e->cap) {
+		n = lt_alloc(e->mem, 2 * e->cap * sizeof(*n));
+		if (!n)
+			return -LINETAB_ENC_NOMEM;
+		for (i = 0; i < e->nsyms; i++)
+			n[i] = e->syms[i];
+		lt_free(e->mem, e->syms);
+		e->syms = n;
+		e->cap *= 2;
+	}
+	e->syms[e->nsyms].ctx = ctx;
+	e->syms[e->nsyms].nbits = nbits;
+	e->syms[e->nsyms++].val = val;
+	return 0;
+}
+
+/* @v as lt_usyms(@k) symbol @base + s and its raw bits. */
+static int emit_num(struct enc *e, u32 ctx, u32 base, u32 v, u32 k)
+{
+	u32 nb;
+	int ret;
+
+	if (v < (1U << k))
+		return emit(e, ctx, 0, base + v);
+	nb = lt_fls(v);
+	ret = emit(e, ctx, 0,
+		   base + (1U << k) + (nb - k) * 2 + ((v >> (nb - 1)) & 1));
+	if (!ret)
+		ret = emit(e, LT_RAW, nb - 1, v & ((1U << (nb - 1)) - 1));
+	return ret;
+}
+
+struct lt_mtf {
+	u32 file, line;
+};
+
+/* The model, as linetab_dec.c runs it, over one block. */
+static int model_block(struct enc *e, const struct ent *en, u32 rows)
+{
+	struct lt_mtf mtf[LINETAB_MTF], m;
+	u32 k, j, i, zz, n = 0, cls = LT_C_START, prev;
+	int ret = 0;
+
+	for (k = 0; k < rows && !ret; k++) {
+		prev = cls;
+		if (en[k].end) {
+			ret = emit(e, LINETAB_CTX_ROW + prev, 0, LT_RS_END);
+			cls = LT_C_END;
+			goto addr;
+		}
+		for (j = 0; j < n; j++)
+			if (mtf[j].file == en[k].file)
+				break;
+		if (j == 0 && n) {		/* the same file */
+			if (!en[k].line) {
+				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+					   LT_RS_ZERO);
+				cls = LT_C_ZERO;
+				goto addr;
+			}
+			zz = lt_zigzag(en[k].line, mtf[0].line);
+			ret = emit_num(e, LINETAB_CTX_ROW + prev, LT_RS_LINE,
+				       zz, LT_LINE_K);
+			mtf[0].line = en[k].line;
+			cls = LT_C_STEP + lt_step_class(zz);
+			goto addr;
+		}
+		if (j == n) {
+			m.file = en[k].file;
+			m.line = en[k].line;
+			if (e->newcnt)
+				e->newcnt[m.file]++;
+			ret = emit(e, LINETAB_CTX_ROW + prev, 0, LT_RS_NEW);
+			if (!ret)
+				ret = emit_num(e, LINETAB_CTX_FILE_IDX, 0,
+					       m.file, LT_IDX_K);
+			if (!ret)
+				ret = emit_num(e, LINETAB_CTX_LINE_ABS, 0,
+					       m.line, LT_ABS_K);
+			i = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
+			cls = m.line ? LT_C_NEW : LT_C_ZERO;
+		} else {
+			m = mtf[j];
+			i = j;
+			ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+				   LT_RS_MTF + j - 1);
+			if (!en[k].line) {
+				if (!ret)
+					ret = emit(e, LINETAB_CTX_LINE_MTF + (j > 1), 0,
+						   0);
+				cls = LT_C_ZERO;
+			} else {
+				zz = lt_zigzag(en[k].line, m.line);
+				if (!ret)
+					ret = emit_num(e, LINETAB_CTX_LINE_MTF + (j > 1),
+						       0, zz + 1, LT_LINE_K);
+				m.line = en[k].line;
+				cls = LT_C_SWITCH;
+			}
+		}
+		for (; i > 0; i--)
+			mtf[i] = mtf[i - 1];
+		mtf[0] = m;
+addr:
+		if (k && !ret)
+			ret = emit_num(e, LINETAB_CTX_ADDR + cls, 0,
+				       en[k].off - en[k - 1].off - 1,
+				       LT_ADDR_K);
+	}
+	return ret;
+}
+
+/* Huffman code lengths of at most LINETAB_MAX_LEN bits for one context. */
+static void make_code(struct enc *e, u32 c)
+{
+	u64 w[2 * LINETAB_MAX_SYMS];
+	int parent[2 * LINETAB_MAX_SYMS];
+	bool live[2 * LINETAB_MAX_SYMS];
+	u32 cnt[LINETAB_MAX_SYMS], s, n, nodes, a, b, i, len, max, code;
+
+	for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+		cnt[s] = e->cnt[c][s];
+		e->len[c][s] = 0;
+	}
+	for (;;) {
+		nodes = LINETAB_MAX_SYMS;
+		n = 0;
+		for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+			w[s] = cnt[s];
+			live[s] = cnt[s] != 0;
+			parent[s] = -1;
+			n += live[s];
+		}
+		if (n <= 1)
+			return;		/* one symbol: length 0 */
+		while (--n) {
+			a = 2 * LINETAB_MAX_SYMS;
+			b = a;
+			for (i = 0; i < nodes; i++) {
+				if (!live[i])
+					continue;
+				if (a == 2 * LINETAB_MAX_SYMS || w[i] < w[a]) {
+					b = a;
+					a = i;
+				} else if (b == 2 * LINETAB_MAX_SYMS ||
+					   w[i] < w[b]) {
+					b = i;
+				}
+			}
+			w[nodes] = w[a] + w[b];
+			live[nodes] = true;
+			parent[nodes] = -1;
+			live[a] = false;
+			live[b] = false;
+			parent[a] = nodes;
+			parent[b] = nodes++;
+		}
+		max = 0;
+		for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+			if (!cnt[s])
+				continue;
+			for (len = 0, i = s; parent[i] >= 0; i = parent[i])
+				len++;
+			e->len[c][s] = len;
+			if (len > max)
+				max = len;
+		}
+		if (max <= LINETAB_MAX_LEN)
+			break;
+		for (s = 0; s < LINETAB_MAX_SYMS; s++)
+			if (cnt[s])
+				cnt[s] = (cnt[s] + 1) / 2;
+	}
+	code = 0;
+	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+		for (s = 0; s < LINETAB_MAX_SYMS; s++)
+			if (e->len[c][s] == len)
+				e->code[c][s] = code++;
+		code <<= 1;
+	}
+}
+
+/* Bits, most significant first. */
+struct bw {
+	u8 *p;
+	u64 acc;
+	u32 n;
+};
+
+static void put_bits(struct bw *b, u32 v, u32 len)
+{
+	b->acc = b->acc << len | v;
+	b->n += len;
+	while (b->n >= 8) {
+		*b->p++ = b->acc >> (b->n - 8);
+		b->n -= 8;
+	}
+}
+
+/* Write one block's symbols at @p; returns the end. */
+static u8 *code_block(struct enc *e, const struct sym *sy, size_t n, u8 *p)
+{
+	struct bw b = { p, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (sy[i].ctx == LT_RAW)
+			put_bits(&b, sy[i].val, sy[i].nbits);
+		else if (e->len[sy[i].ctx][sy[i].val])
+			put_bits(&b, e->code[sy[i].ctx][sy[i].val],
+				 e->len[sy[i].ctx][sy[i].val]);
+	}
+	if (b.n)
+		*b.p++ = b.acc << (8 - b.n);
+	return b.p;
+}
+
+static void put32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void put16(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+/* Where the directory part of @s ends (after its last '/'). */
+static size_t dir_len(const char *s)
+{
+	size_t i, d = 0;
+
+	for (i = 0; s[i]; i++)
+		if (s[i] == '/')
+			d = i + 1;
+	return d;
+}
+
+static int cmp_dir(const void *ctx, u32 a, u32 b)
+{
+	const char *const *p = ctx;
+	size_t la = dir_len(p[a]), lb = dir_len(p[b]), i;
+
+	for (i = 0; i < la && i < lb; i++)
+		if (p[a][i] != p[b][i])
+			return (unsigned char)p[a][i] - (unsigned char)p[b][i];
+	return la < lb ? -1 : la > lb;
+}
+
+struct bufs {
+	u32 *canon, *idx, *tmp, *fmap, *order, *dirof, *dirrep;
+	struct ent *kept, *ent;
+	u8 *scratch, *blob;
+	u32 *blockpos, *newcnt;
+	size_t *symstart;
+};
+
+static void free_bufs(const struct linetab_alloc *m, struct bufs *b)
+{
+	lt_free(m, b->canon);
+	lt_free(m, b->idx);
+	lt_free(m, b->tmp);
+	lt_free(m, b->fmap);
+	lt_free(m, b->order);
+	lt_free(m, b->dirof);
+	lt_free(m, b->dirrep);
+	lt_free(m, b->kept);
+	lt_free(m, b->ent);
+	lt_free(m, b->scratch);
+	lt_free(m, b->blockpos);
+	lt_free(m, b->symstart);
+	lt_free(m, b->newcnt);
+}
+
+/* The kept-row rules of scripts/kallsyms, sequence by sequence. */
+static size_t keep_rows(const struct linetab_row *rows, size_t nrows,
+			const u32 *canon, struct ent *kept)
+{
+	struct ent pend = { 0, 0, 0, 0 }, last = { 0, 0, 0, 1 };
+	bool have = false;
+	size_t i, n = 0;
+
+	for (i = 0; i < nrows; i++) {
+		const struct linetab_row *r = &rows[i];
+
+		if (have && pend.off != r->off) {
+			if (last.end || pend.file != last.file ||
+			    pend.line != last.line) {
+				kept[n++] = pend;
+				last = pend;
+			}
+			have = false;
+		}
+		if (r->end) {
+			kept[n].off = r->off;
+			kept[n].file = 0;
+			kept[n].line = 0;
+			kept[n++].end = 1;
+			have = false;
+			last.end = 1;
+			continue;
+		}
+		pend.off = r->off;
+		pend.file = canon[r->file];
+		pend.line = r->line;
+		pend.end = 0;
+		have = true;
+	}
+	if (have && (last.end || pend.file != last.file ||
+		     pend.line != last.line))
+		kept[n++] = pend;
+	return n;
+}
+
+/**
+ * linetab_encode() - build a line table
+ * @rows: rows of the line programs, each sequence in order, its end last
+ * @nrows: number of @rows
+ * @paths: NUL-terminated paths, indexed by @rows[].file (duplicates ok)
+ * @npaths: number of @paths
+ * @block_rows: rows per block, 1 .. LINETAB_MAX_BLOCK
+ * @mem: the allocator; the table is allocated with it too
+ * @out: the table, to be freed with @mem
+ * @out_size: its size
+ * @st: statistics, or NULL
+ *
+ * Return: 0 or a negative LINETAB_ENC_* code.
+ */
+int linetab_encode(const struct linetab_row *rows, size_t nrows,
+		   const char *const *paths, size_t npaths, u32 block_rows,
+		   const struct linetab_alloc *mem, u8 **out, size_t *out_size,
+		   struct linetab_stats *st)
+{
+	struct linetab_stats stats;
+	struct bufs b = { 0 };
+	struct fcmp fc;
+	struct enc *e;
+	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
+	size_t codes, data = 0, total, pos, k;
+	u32 c, blk, lut_bits, lut, nsym[LINETAB_NCTX];
+	size_t empty, index;
+	u32 nsuper, sfirst;
+	u8 *h, *tab;
+	u8 *p;
+	int ret = -LINETAB_ENC_NOMEM;
+
+	*out = NULL;
+	*out_size = 0;
+	if (!block_rows || block_rows > LINETAB_MAX_BLOCK ||
+	    npaths >= 0xffffffffU || nrows >= 0xffffffffU)
+		return -LINETAB_ENC_ARG;
+	for (i = 0; i < nrows; i++)
+		if (!rows[i].end && (rows[i].file >= npaths ||
+				     rows[i].line > 0x7fffffffU))
+			return -LINETAB_ENC_ARG;
+	for (i = 0; i < npaths; i++)
+		if (!paths[i])
+			return -LINETAB_ENC_ARG;
+	e = lt_alloc(mem, sizeof(*e));
+	if (!e)
+		return ret;
+	for (c = 0; c < LINETAB_NCTX; c++)
+		for (k = 0; k < LINETAB_MAX_SYMS; k++)
+			e->cnt[c][k] = 0;
+	e->mem = mem;
+	e->nsyms = 0;
+	e->cap = 1024;
+	e->syms = lt_alloc(mem, e->cap * sizeof(*e->syms));
+	b.canon = lt_alloc(mem, npaths * sizeof(u32));
+	b.idx = lt_alloc(mem, (npaths > nrows ? npaths : nrows) * sizeof(u32));
+	b.tmp = lt_alloc(mem, (npaths > nrows ? npaths : nrows) * sizeof(u32));
+	b.kept = lt_alloc(mem, nrows * sizeof(*b.kept));
+	b.ent = lt_alloc(mem, nrows * sizeof(*b.ent));
+	b.fmap = lt_alloc(mem, npaths * sizeof(u32));
+	b.order = lt_alloc(mem, npaths * sizeof(u32));
+	b.dirof = lt_alloc(mem, npaths * sizeof(u32));
+	b.dirrep = lt_alloc(mem, npaths * sizeof(u32));
+	b.newcnt = lt_alloc(mem, npaths * sizeof(u32));
+	e->newcnt = b.newcnt;
+	if (!e->syms || !b.canon || !b.idx || !b.tmp || !b.kept || !b.ent ||
+	    !b.fmap || !b.order || !b.dirof || !b.dirrep || !e->newcnt)
+		goto out;
+
+	/* 1. one index per distinct path */
+	for (i = 0; i < npaths; i++)
+		b.idx[i] = i;
+	lt_msort(b.idx, b.tmp, npaths, cmp_path, paths);
+	for (i = 0; i < npaths; i++)
+		b.canon[b.idx[i]] = i && !cmp_path(paths, b.idx[i - 1],
+						   b.idx[i]) ?
+				    b.canon[b.idx[i - 1]] : b.idx[i];
+
+	/* 2. kept rows, sorted; one entry per offset, no repeats */
+	nk = keep_rows(rows, nrows, b.canon, b.kept);
+	for (i = 0; i < nk; i++)
+		b.idx[i] = i;
+	lt_msort(b.idx, b.tmp, nk, cmp_ent, b.kept);
+	ne = 0;
+	for (i = 0; i < nk; i++) {
+		const struct ent *x = &b.kept[b.idx[i]];
+
+		if (i + 1 < nk && b.kept[b.idx[i + 1]].off == x->off)
+			continue;	/* the last entry at an offset wins */
+		if (!ne && x->end)
+			continue;	/* below the first row: unknown anyway */
+		if (ne && b.ent[ne - 1].end == x->end &&
+		    (x->end || (b.ent[ne - 1].file == x->file &&
+				b.ent[ne - 1].line == x->line)))
+			continue;	/* the same answer as the entry before */
+		b.ent[ne++] = *x;
+	}
+
+	/* 3. files numbered by how often they are new in a block */
+	for (i = 0; i < npaths; i++)
+		e->newcnt[i] = 0;
+	e->count_only = true;
+	nblocks = (ne + block_rows - 1) / block_rows;
+	for (blk = 0; blk < nblocks; blk++)
+		model_block(e, b.ent + (size_t)blk * block_rows,
+			    ne - (size_t)blk * block_rows < block_rows ?
+			    ne - (size_t)blk * block_rows : block_rows);
+	for (i = 0; i < npaths; i++)
+		if (b.canon[i] == i && e->newcnt[i])
+			b.order[nfiles++] = i;
+	fc.newcnt = e->newcnt;
+	fc.paths = paths;
+	lt_msort(b.order, b.tmp, nfiles, cmp_file, &fc);
+	for (i = 0; i < nfiles; i++)
+		b.fmap[b.order[i]] = i;
+	for (i = 0; i < ne; i++)
+		if (!b.ent[i].end)
+			b.ent[i].file = b.fmap[b.ent[i].file];
+
+	/* 4. directories */
+	for (i = 0; i < nfiles; i++)
+		b.idx[i] = b.order[i];
+	lt_msort(b.idx, b.tmp, nfiles, cmp_dir, paths);
+	for (i = 0; i < nfiles; i++) {
+		if (!i || cmp_dir(paths, b.idx[i - 1], b.idx[i])) {
+			b.dirrep[ndirs++] = b.idx[i];
+			strsize += dir_len(paths[b.idx[i]]);
+		}
+		b.dirof[b.fmap[b.idx[i]]] = ndirs - 1;
+	}
+	if (ndirs > 0xffff)
+		goto limit;
+	for (i = 0; i < nfiles; i++)
+		strsize += lt_strlen(paths[b.order[i]]) -
+			   dir_len(paths[b.order[i]]);
+
+	/* 5. symbols and their codes */
+	for (c = 0; c < LINETAB_NCTX; c++)
+		for (k = 0; k < LINETAB_MAX_SYMS; k++)
+			e->cnt[c][k] = 0;
+	e->count_only = false;
+	e->newcnt = NULL;
+	b.symstart = lt_alloc(mem, (nblocks + 1) * sizeof(size_t));
+	b.blockpos = lt_alloc(mem, (nblocks + 1) * sizeof(u32));
+	if (!b.symstart || !b.blockpos)
+		goto out;
+	for (blk = 0; blk < nblocks; blk++) {
+		b.symstart[blk] = e->nsyms;
+		ret = model_block(e, b.ent + (size_t)blk * block_rows,
+				  ne - (size_t)blk * block_rows < block_rows ?
+				  ne - (size_t)blk * block_rows : block_rows);
+		if (ret)
+			goto out;
+	}
+	b.symstart[nblocks] = e->nsyms;
+	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : 4;
+	lut = 1U << lut_bits;
+	codes = (2 * lut + 4) * LINETAB_NCTX + 1 + LINETAB_MAX_LEN;
+	for (c = 0; c < LINETAB_NCTX; c++) {
+		make_code(e, c);
+		for (k = 0, nsym[c] = 0; k < LINETAB_MAX_SYMS; k++)
+			nsym[c] += e->cnt[c][k] != 0;
+		if (nsym[c])
+			codes += 1 + LINETAB_MAX_LEN + nsym[c];
+	}
+
+	/* 6. blocks, one after the other */
+	for (i = 0, k = 0; i < e->nsyms; i++)
+		k += e->syms[i].ctx == LT_RAW ? e->syms[i].nbits :
+		     e->len[e->syms[i].ctx][e->syms[i].val];
+	b.scratch = lt_alloc(mem, k / 8 + nblocks + 8);
+	if (!b.scratch)
+		goto out;
+	p = b.scratch;
+	for (blk = 0; blk < nblocks; blk++) {
+		b.blockpos[blk] = p - b.scratch;
+		p = code_block(e, e->syms + b.symstart[blk],
+			       b.symstart[blk + 1] - b.symstart[blk], p);
+	}
+	data = p - b.scratch;
+
+	/* 7. the table */
+	/* superblocks: up to LINETAB_SUPER_BLOCKS blocks within 64 KiB */
+	nsuper = 0;
+	for (blk = 0, sfirst = 0; blk < nblocks; blk++) {
+		u32 o = b.ent[(size_t)blk * block_rows].off;
+
+		if (!blk || blk - sfirst >= LINETAB_SUPER_BLOCKS ||
+		    o - b.ent[(size_t)sfirst * block_rows].off > 0xffff ||
+		    b.blockpos[blk] - b.blockpos[sfirst] > 0xffff) {
+			sfirst = blk;
+			nsuper++;
+		}
+	}
+	index = 12 * nsuper + 4 * nblocks;
+	total = LINETAB_HDR_SIZE + codes + index + data +
+		4 * (nfiles + 1) + 2 * nfiles + 4 * (ndirs + 1) + strsize;
+	if (total > 0xffffffffU)
+		goto limit;
+	b.blob = lt_alloc(mem, total);
+	if (!b.blob)
+		goto out;
+	p = b.blob;
+	for (i = 0; i < total; i++)
+		p[i] = 0;
+	h = p;
+	put32(h + 4 * LINETAB_H_MAGIC, LINETAB_MAGIC);
+	put32(h + 4 * LINETAB_H_SIZE, total);
+	put32(h + 4 * LINETAB_H_ENTRIES, ne);
+	put32(h + 4 * LINETAB_H_BLOCK_ROWS, block_rows);
+	put32(h + 4 * LINETAB_H_NBLOCKS, nblocks);
+	put32(h + 4 * LINETAB_H_CODES, LINETAB_NCTX | lut_bits << 16);
+	pos = LINETAB_HDR_SIZE;
+	put32(h + 4 * LINETAB_H_LUT_OFF, pos);
+	tab = p + pos;
+	for (i = 0; i < (size_t)LINETAB_NCTX * lut; i++)
+		put16(tab + 2 * i, LT_LONG);
+	pos += 2 * lut * LINETAB_NCTX;
+	put32(h + 4 * LINETAB_H_LONG_OFF, pos);
+	k = pos + 4 * LINETAB_NCTX;	/* the shared empty code, then ours */
+	empty = k;
+	k += 1 + LINETAB_MAX_LEN;
+	for (c = 0; c < LINETAB_NCTX; c++, tab += 2 * lut) {
+		u8 *cnt, *sorted;
+		u32 len, s2, n2 = 0;
+
+		if (!nsym[c]) {
+			put32(p + pos + 4 * c, empty);
+			continue;
+		}
+		put32(p + pos + 4 * c, k);
+		p[k] = nsym[c];
+		cnt = p + k + 1;
+		sorted = cnt + LINETAB_MAX_LEN;
+		for (len = 0; len <= LINETAB_MAX_LEN; len++) {
+			for (s2 = 0; s2 < LINETAB_MAX_SYMS; s2++) {
+				u32 code = e->code[c][s2], f, fn;
+
+				if (!e->cnt[c][s2] || e->len[c][s2] != len)
+					continue;
+				sorted[n2++] = s2;
+				if (len)
+					cnt[len - 1]++;
+				if (len > lut_bits)
+					continue;	/* LT_LONG already */
+				f = len ? code << (lut_bits - len) : 0;
+				fn = 1U << (lut_bits - len);
+				for (i = 0; i < fn; i++)
+					put16(tab + 2 * (f + i),
+					      s2 << 4 | len);
+			}
+		}
+		k += 1 + LINETAB_MAX_LEN + nsym[c];
+	}
+	pos = k;
+	put32(h + 4 * LINETAB_H_NSUPER, nsuper);
+	put32(h + 4 * LINETAB_H_SUPER_OFF, pos);
+	put32(h + 4 * LINETAB_H_INDEX_OFF, pos + 12 * nsuper);
+	for (blk = 0, sfirst = 0, k = 0; blk < nblocks; blk++) {
+		u32 o = b.ent[(size_t)blk * block_rows].off;
+		u32 so = b.ent[(size_t)sfirst * block_rows].off;
+
+		if (!blk || blk - sfirst >= LINETAB_SUPER_BLOCKS ||
+		    o - so > 0xffff ||
+		    b.blockpos[blk] - b.blockpos[sfirst] > 0xffff) {
+			sfirst = blk;
+			so = o;
+			put32(p + pos + 12 * k, o);
+			put32(p + pos + 12 * k + 4, b.blockpos[blk]);
+			put32(p + pos + 12 * k + 8, blk);
+			k++;
+		}
+		put16(p + pos + 12 * nsuper + 4 * blk, o - so);
+		put16(p + pos + 12 * nsuper + 4 * blk + 2,
+		      b.blockpos[blk] - b.blockpos[sfirst]);
+	}
+	pos += index;
+	put32(h + 4 * LINETAB_H_DATA_OFF, pos);
+	put32(h + 4 * LINETAB_H_DATA_SIZE, data);
+	for (i = 0; i < data; i++)
+		p[pos + i] = b.scratch[i];
+	pos += data;
+	put32(h + 4 * LINETAB_H_NFILES, nfiles);
+	put32(h + 4 * LINETAB_H_NDIRS, ndirs);
+	put32(h + 4 * LINETAB_H_FILES_OFF, pos);
+	put32(h + 4 * LINETAB_H_DIRS_OFF,
+	      pos + 4 * (nfiles + 1) + 2 * nfiles);
+	put32(h + 4 * LINETAB_H_STR_OFF,
+	      pos + 4 * (nfiles + 1) + 2 * nfiles + 4 * (ndirs + 1));
+	put32(h + 4 * LINETAB_H_STR_SIZE, strsize);
+	{
+		u8 *fs = p + pos, *fd = fs + 4 * (nfiles + 1);
+		u8 *ds = fd + 2 * nfiles, *str = ds + 4 * (ndirs + 1);
+		size_t so = 0, l;
+		const char *s;
+
+		for (i = 0; i < ndirs; i++) {
+			s = paths[b.dirrep[i]];
+			put32(ds + 4 * i, so);
+			for (l = 0; l < dir_len(s); l++)
+				str[so++] = s[l];
+		}
+		put32(ds + 4 * ndirs, so);
+		for (i = 0; i < nfiles; i++) {
+			s = paths[b.order[i]];
+			put32(fs + 4 * i, so);
+			put16(fd + 2 * i, b.dirof[i]);
+			for (l = dir_len(s); s[l]; l++)
+				str[so++] = s[l];
+		}
+		put32(fs + 4 * nfiles, so);
+	}
+
+	stats.rows_in = nrows;
+	stats.kept = nk;
+	stats.entries = ne;
+	stats.ends = 0;
+	for (i = 0; i < ne; i++)
+		stats.ends += b.ent[i].end;
+	stats.files = nfiles;
+	stats.blocks = nblocks;
+	stats.header = LINETAB_HDR_SIZE;
+	stats.codes = codes;
+	stats.lut_bits = lut_bits;
+	stats.index = index;
+	stats.data = data;
+	stats.paths = total - LINETAB_HDR_SIZE - codes - index - data;
+	stats.total = total;
+	if (st)
+		*st = stats;
+	*out = b.blob;
+	*out_size = total;
+	b.blob = NULL;
+	ret = 0;
+	goto out;
+limit:
+	ret = -LINETAB_ENC_LIMIT;
+out:
+	lt_free(mem, e->syms);
+	lt_free(mem, e);
+	free_bufs(mem, &b);
+	return ret;
+}

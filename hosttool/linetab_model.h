@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linetab_model.h - the coding model shared by linetab_enc.c and
+ * linetab_dec.c: symbol alphabets and the choice of context.  Both sides
+ * must evolve the same state row by row; keep every decision here.
+ */
+#ifndef LINETAB_MODEL_H
+#define LINETAB_MODEL_H
+
+#include "linetab.h"
+
+/*
+ * Numbers are coded as a symbol plus raw bits: 0 .. 2^k - 1 directly,
+ * larger values by their bit length and the bit below the top one, the
+ * rest raw (two symbols an octave): lt_usyms(k) symbols for any u32.
+ */
+#define LT_ADDR_K	5	/* address delta - 1 */
+#define LT_LINE_K	5	/* zigzag line delta (+ 1: 0 is "line 0") */
+#define LT_ABS_K	5	/* line of a file new in the block */
+#define LT_IDX_K	4	/* index of a file new in the block */
+
+/*
+ * The row symbol: what a row is, and for a row in the same file as the
+ * row before, its line delta too.
+ */
+#define LT_RS_END	0			/* end of a sequence */
+#define LT_RS_NEW	1			/* file new in the block */
+#define LT_RS_MTF	2			/* + j - 1: MTF position j >= 1 */
+#define LT_RS_ZERO	(LT_RS_MTF + LINETAB_MTF - 1)	/* same file, line 0 */
+#define LT_RS_LINE	(LT_RS_ZERO + 1)	/* + number: zigzag delta */
+
+/* Row classes: the context of the row's address and of the next row. */
+enum {
+	LT_C_STEP = 0,		/* 0..LT_STEPS - 1: same file, by line step */
+	LT_C_SWITCH = 5,	/* switched to a file in the MTF list */
+	LT_C_NEW = 6,		/* a file new in the block */
+	LT_C_END = 7,		/* an end of sequence */
+	LT_C_ZERO = 8,		/* a row with line 0 */
+	LT_C_START = 9,		/* (previous class of a block's first row) */
+};
+
+static inline u32 lt_usyms(u32 k)
+{
+	return (1U << k) + 2 * (32 - k);
+}
+
+static inline u32 lt_fls(u32 v)		/* index of the top set bit, v > 0 */
+{
+	return 31 - __builtin_clz(v);
+}
+
+/*
+ * Class of a line step, from its zigzag value: 0 for +1, 1 for +2..+3,
+ * 2 for 0 and +4..+31, 3 for -31..-1, 4 beyond.
+ */
+static inline u32 lt_step_class(u32 zz)
+{
+	if (zz >= 64)
+		return 4;
+	if (zz & 1)
+		return zz <= 61 ? 3 : 4;
+	return zz == 2 ? 0 : zz <= 6 && zz ? 1 : 2;
+}
+
+static inline u32 lt_zigzag(u32 line, u32 last)
+{
+	u32 d = line - last;
+
+	return (d << 1) ^ (u32)-(d >> 31);
+}
+
+static inline u32 lt_unzigzag(u32 zz, u32 last)
+{
+	return last + ((zz >> 1) ^ (u32)-(zz & 1));
+}
+
+#endif /* LINETAB_MODEL_H */
