@@ -36,6 +36,24 @@ void *xrealloc(void *p, size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xalloc_array(const char *what, uint64_t n, size_t size);
 char *xstrdup(const char *s);
+/*
+ * LOWER_BOUND(lo, n, below): set @lo to the first index i in [0, @n) for
+ * which @below, an expression of i, is false (@n if it never is); @below
+ * must be true for a prefix of the indexes and false after it.
+ */
+#define LOWER_BOUND(lo, n, below) do {				\
+	size_t hi_ = (n);					\
+								\
+	for ((lo) = 0; (lo) < hi_;) {				\
+		size_t i = (lo) + (hi_ - (lo)) / 2;		\
+								\
+		if (below)					\
+			(lo) = i + 1;				\
+		else						\
+			hi_ = i;				\
+	}							\
+} while (0)
+
 void sort(void *base, size_t n, size_t size,
 	  int (*cmp)(const void *, const void *));
 void *grow_array(void *p, size_t *cap, size_t need, size_t size);

@@ -480,32 +480,18 @@ static int cmp_crow(const void *a, const void *b)
 /* First row at an address above @a (rows sorted). */
 static size_t crow_above(const struct crow *b, size_t n, uint64_t a)
 {
-	size_t lo = 0, hi = n;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	LOWER_BOUND(lo, n, b[i].addr <= a);
 	return lo;
 }
 
 /* First range whose end is above @a. */
 static size_t range_above(const struct range *rg, size_t nr, uint64_t a)
 {
-	size_t lo = 0, hi = nr;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rg[mid].hi <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	LOWER_BOUND(lo, nr, rg[i].hi <= a);
 	return lo;
 }
 

@@ -336,16 +336,9 @@ static void add_cu_range(struct cus *cs, size_t cu, uint64_t lo, uint64_t hi)
 /* The unit that contains .debug_info offset @off, or -1. */
 static long cu_at(const struct cus *cs, uint64_t off)
 {
-	size_t lo = 0, hi = cs->n;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cs->cu[mid].next <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	LOWER_BOUND(lo, cs->n, cs->cu[i].next <= off);
 	return lo < cs->n && cs->cu[lo].offset <= off ? (long)lo : -1;
 }
 
@@ -712,16 +705,9 @@ size_t *units_by_stmt(const struct cus *cs)
  */
 size_t first_for_stmt(const struct cus *cs, const size_t *ix, uint64_t stmt)
 {
-	size_t lo = 0, hi = cs->n;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cs->cu[ix[mid]].stmt_list < stmt)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	LOWER_BOUND(lo, cs->n, cs->cu[ix[i]].stmt_list < stmt);
 	return lo;
 }
 
@@ -735,15 +721,8 @@ size_t first_for_stmt(const struct cus *cs, const size_t *ix, uint64_t stmt)
  */
 size_t first_range(const struct cus *cs, size_t cu)
 {
-	size_t lo = 0, hi = cs->nr;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cs->r[mid].cu < cu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	LOWER_BOUND(lo, cs->nr, cs->r[i].cu < cu);
 	return lo;
 }
