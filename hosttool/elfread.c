@@ -149,8 +149,23 @@ void elf_check_in_file(const struct elf *e, uint32_t i, const char *what)
  * later, by elf_load().  Anything that is not a readable ELF file is an
  * error.
  */
+/* Where the fields of a section header are: ELF32, ELF64. */
+static const struct shdr_at {
+	uint8_t flags, addr, off, size, link, info, entsize;
+} shdr_at[2] = {
+	{ 8, 12, 16, 20, 24, 28, 36 },
+	{ 8, 16, 24, 32, 40, 44, 56 },
+};
+
+/* A word of the file's class: 32 or 64 bits. */
+static uint64_t word(const struct elf *e, const uint8_t *p)
+{
+	return e->is64 ? e->r64(p) : e->r32(p);
+}
+
 void elf_open(struct elf *e, const char *path)
 {
+	const struct shdr_at *at;
 	uint8_t h[sizeof(Elf64_Ehdr)], sh[sizeof(Elf64_Shdr)];
 	uint64_t shoff, shnum;
 	uint32_t shentsize, i, shstrndx;
@@ -224,6 +239,7 @@ void elf_open(struct elf *e, const char *path)
 		die(path, NULL, "bad section name table index %u (e_shstrndx)",
 		    shstrndx);
 	e->sec = xalloc_array("section headers", e->shnum, sizeof(*e->sec));
+	at = &shdr_at[e->is64];
 	for (i = 0; i < e->shnum; i++) {
 		struct section *s = &e->sec[i];
 
@@ -233,23 +249,13 @@ void elf_open(struct elf *e, const char *path)
 		s->name = "?";
 		s->name_off = e->r32(sh);
 		s->type = e->r32(sh + 4);
-		if (e->is64) {
-			s->flags = e->r64(sh + 8);
-			s->addr = e->r64(sh + 16);
-			s->off = e->r64(sh + 24);
-			s->size = e->r64(sh + 32);
-			s->link = e->r32(sh + 40);
-			s->info = e->r32(sh + 44);
-			s->entsize = e->r64(sh + 56);
-		} else {
-			s->flags = e->r32(sh + 8);
-			s->addr = e->r32(sh + 12);
-			s->off = e->r32(sh + 16);
-			s->size = e->r32(sh + 20);
-			s->link = e->r32(sh + 24);
-			s->info = e->r32(sh + 28);
-			s->entsize = e->r32(sh + 36);
-		}
+		s->flags = word(e, sh + at->flags);
+		s->addr = word(e, sh + at->addr);
+		s->off = word(e, sh + at->off);
+		s->size = word(e, sh + at->size);
+		s->link = e->r32(sh + at->link);
+		s->info = e->r32(sh + at->info);
+		s->entsize = word(e, sh + at->entsize);
 		s->data = NULL;
 	}
 	ns = &e->sec[shstrndx];
@@ -532,15 +538,84 @@ struct section *elf_load(struct elf *e, const char *name, int strict,
  */
 uint32_t lrel_shndx(const struct elf *e, uint64_t off)
 {
-	size_t lo = 0, hi = e->nlrel;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->lrel[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	LOWER_BOUND(lo, e->nlrel, e->lrel[i].off < off);
 	return lo < e->nlrel && e->lrel[lo].off == off ? e->lrel[lo].shndx : 0;
+}
+
+/**
+ * elf_each_symbol() - call @fn for each named symbol of the symbol table
+ * @e: the file
+ * @fn: called with the name, st_value and st_info; non-zero stops
+ * @arg: passed to @fn
+ *
+ * Return: -1 if the file has no symbol table, else what @fn last returned.
+ */
+int elf_each_symbol(struct elf *e,
+		    int (*fn)(void *arg, const char *name, uint64_t value,
+			      uint8_t info),
+		    void *arg)
+{
+	size_t esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	const struct section *st;
+	uint64_t i, n, size;
+	const char *names;
+	int k, ret = 0;
+
+	k = elf_find(e, ".symtab");
+	if (k < 0 || e->sec[k].type != SHT_SYMTAB || !e->sec[k].link ||
+	    e->sec[k].link >= e->shnum ||
+	    e->sec[e->sec[k].link].type != SHT_STRTAB)
+		return -1;
+	st = elf_load(e, ".symtab", 0, 0);
+	names = (const char *)elf_raw(e, e->sec[k].link);
+	size = e->sec[e->sec[k].link].size;
+	n = st->data_size / esz;
+	for (i = 1; i < n && !ret; i++) {
+		const uint8_t *s = st->data + i * esz;
+		uint32_t off = e->r32(s);
+
+		if (!off || off >= size || !memchr(names + off, 0, size - off))
+			continue;
+		ret = fn(arg, names + off, e->is64 ? e->r64(s + 8) : e->r32(s + 4),
+			 e->is64 ? s[4] : s[12]);
+	}
+	free((void *)names);
+	return ret;
+}
+
+struct find_symbol {
+	const char *name;
+	uint64_t value;
+};
+
+static int find_symbol(void *arg, const char *name, uint64_t value,
+		       uint8_t info)
+{
+	struct find_symbol *f = arg;
+
+	(void)info;
+	if (strcmp(name, f->name))
+		return 0;
+	f->value = value;
+	return 1;
+}
+
+/**
+ * elf_symbol() - the value of a symbol of the symbol table
+ * @e: the file
+ * @name: the symbol's name
+ * @value: set to its st_value
+ *
+ * Return: 1 if the file's .symtab defines @name, else 0.
+ */
+int elf_symbol(struct elf *e, const char *name, uint64_t *value)
+{
+	struct find_symbol f = { name, 0 };
+
+	if (elf_each_symbol(e, find_symbol, &f) != 1)
+		return 0;
+	*value = f.value;
+	return 1;
 }

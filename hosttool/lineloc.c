@@ -38,11 +38,18 @@
 #include "lineloc.h"
 #include "tables.h"
 #include "modes.h"
+#include "ktable.h"
+#include "linetab.h"
 
 static const char usage[] =
 	"usage: lineloc [options] --rows FILE\n"
 	"       lineloc [options] --stats FILE\n"
 	"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
+	"       lineloc [options] --kernel-table FILE     vmlinux's compact tables\n"
+	"       lineloc [options] --table-size FILE       what they cost\n"
+	"       lineloc [options] --table-check FILE      they against the rows\n"
+	"       lineloc [options] --via-table -e FILE [ADDR...]\n"
+	"       lineloc --check-anchors FILE FINAL        same text layout\n"
 	"options:\n"
 	"  -o OUT          write the output to OUT atomically (nothing on error)\n"
 	"  --strip PREFIX  remove PREFIX from paths (repeatable; default: the\n"
@@ -53,6 +60,7 @@ static const char usage[] =
 	"                  their compilation unit (what llvm-symbolizer answers)\n"
 	"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
 	"                  relocatable object\n"
+	"  --block N       rows per block of a compact table (default 96)\n"
 	"  -h, --help      print this text and exit\n"
 	"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n"
 	"Options come before the first ADDR; everything after it is an ADDR.\n"
@@ -84,6 +92,12 @@ enum {
 	OPT_NO_STRIP,
 	OPT_ALL_ROWS,
 	OPT_HELP,
+	OPT_KERNEL_TABLE,
+	OPT_TABLE_SIZE,
+	OPT_TABLE_CHECK,
+	OPT_VIA_TABLE,
+	OPT_CHECK_ANCHORS,
+	OPT_BLOCK,
 };
 
 /*
@@ -98,6 +112,12 @@ static const struct option longopts[] = {
 	{ "stats",	required_argument,	NULL, OPT_STATS },
 	{ "strip",	required_argument,	NULL, OPT_STRIP },
 	{ "no-strip",	no_argument,		NULL, OPT_NO_STRIP },
+	{ "kernel-table", required_argument,	NULL, OPT_KERNEL_TABLE },
+	{ "table-size",	required_argument,	NULL, OPT_TABLE_SIZE },
+	{ "table-check", required_argument,	NULL, OPT_TABLE_CHECK },
+	{ "via-table",	no_argument,		NULL, OPT_VIA_TABLE },
+	{ "check-anchors", required_argument,	NULL, OPT_CHECK_ANCHORS },
+	{ "block",	required_argument,	NULL, OPT_BLOCK },
 	{ "all-rows",	no_argument,		NULL, OPT_ALL_ROWS },
 	{ "help",	no_argument,		NULL, OPT_HELP },
 	{ NULL,		0,			NULL, 0 },
@@ -170,7 +190,10 @@ static void close_output(const char *outpath)
 
 int main(int argc, char **argv)
 {
-	enum { NONE, ROWS, STATS, ADDR } mode = NONE;
+	enum { NONE, ROWS, STATS, ADDR, KTABLE, TSIZE, TCHECK, ANCHORS } mode = NONE;
+	unsigned long block = KTABLE_BLOCK;
+	int via = 0;
+	char *end;
 	enum strip_mode strip = STRIP_AUTO;
 	const char *file = NULL, *outpath = NULL, *jsec = NULL;
 	const char **strips = NULL;
@@ -183,11 +206,28 @@ int main(int argc, char **argv)
 		case OPT_ROWS:
 		case OPT_STATS:
 		case 'e':
+		case OPT_KERNEL_TABLE:
+		case OPT_TABLE_SIZE:
+		case OPT_TABLE_CHECK:
+		case OPT_CHECK_ANCHORS:
 			if (mode != NONE)
-				usage_error("one of --rows, --stats, -e only (a second FILE: '%s')",
+				usage_error("one mode only (a second FILE: '%s')",
 					    optarg);
-			mode = c == 'e' ? ADDR : c == OPT_ROWS ? ROWS : STATS;
+			mode = c == 'e' ? ADDR : c == OPT_ROWS ? ROWS :
+			       c == OPT_STATS ? STATS : c == OPT_KERNEL_TABLE ?
+			       KTABLE : c == OPT_TABLE_SIZE ? TSIZE :
+			       c == OPT_TABLE_CHECK ? TCHECK : ANCHORS;
 			file = optarg;
+			break;
+		case OPT_VIA_TABLE:
+			via = 1;
+			break;
+		case OPT_BLOCK:
+			errno = 0;
+			block = strtoul(optarg, &end, 0);
+			if (*end || errno || !block || block > LINETAB_MAX_BLOCK)
+				usage_error("--block: 1 to %u rows, not '%s'",
+					    LINETAB_MAX_BLOCK, optarg);
 			break;
 		case 'o':
 			outpath = optarg;
@@ -215,8 +255,18 @@ int main(int argc, char **argv)
 			bad_option(c, argv);
 		}
 	}
+	if (mode == ANCHORS) {
+		if (optind + 1 != argc)
+			usage_error("--check-anchors FILE FINAL: two files");
+		out = stdout;
+		do_check_anchors(file, argv[optind]);
+		close_output(NULL);
+		return 0;
+	}
 	if (optind < argc && mode != ADDR)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (via && mode != ADDR)
+		usage_error("--via-table is for -e FILE");
 	if (mode == NONE)
 		usage_error(NULL);
 	if (jsec && mode != ADDR)
@@ -235,6 +285,14 @@ int main(int argc, char **argv)
 		do_rows(&t);
 	else if (mode == STATS)
 		do_stats(&t);
+	else if (mode == KTABLE)
+		do_kernel_table(&t, (uint32_t)block);
+	else if (mode == TSIZE)
+		do_table_size(&t, (uint32_t)block);
+	else if (mode == TCHECK)
+		do_table_check(&t, (uint32_t)block);
+	else if (via)
+		do_via_table(&t, (uint32_t)block, argv + optind, argc - optind);
 	else
 		do_addrs(&t, jsec, argv + optind, argc - optind);
 	close_output(outpath);

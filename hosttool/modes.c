@@ -144,33 +144,6 @@ void do_rows(struct tables *t)
 
 /* ---- collected rows: -e and --stats ------------------------------------ */
 
-struct row {
-	uint64_t addr;
-	uint32_t file;		/* path id, or NOFILE */
-	uint32_t line;		/* addr2line's width; larger lines wrap */
-};
-
-struct seq {
-	uint64_t start, end;
-	size_t first, n;	/* rows, the end_sequence row included */
-	uint32_t shndx;		/* ET_REL: section of the sequence */
-	uint32_t sorted;
-};
-
-struct collect {
-	struct tables *t;
-	struct unit *u;
-	struct row *rows;
-	size_t nrows, rcap;
-	struct seq *seqs;
-	size_t nseqs, scap;
-	size_t open_first;	/* first row of the open sequence */
-	int open;
-	uint64_t shndx;
-	size_t unterminated;
-	size_t end_rows;
-};
-
 static int collect_row(void *arg, const struct dwarf_line_row *r)
 {
 	struct collect *c = arg;
@@ -210,7 +183,7 @@ static int collect_row(void *arg, const struct dwarf_line_row *r)
 	return 0;
 }
 
-static void collect_all(struct tables *t, struct collect *c)
+void collect_all(struct tables *t, struct collect *c)
 {
 	size_t i;
 
@@ -227,14 +200,6 @@ static void collect_all(struct tables *t, struct collect *c)
 	}
 }
 
-/* Sequences sorted by start, with a running maximum of their ends. */
-struct index {
-	struct seq **s;
-	uint64_t *maxend;
-	size_t n;
-	uint64_t base;	/* -j in an executable: the section's address */
-};
-
 static int cmp_seq(const void *a, const void *b)
 {
 	const struct seq *x = *(struct seq *const *)a;
@@ -245,7 +210,7 @@ static int cmp_seq(const void *a, const void *b)
 	return x < y ? -1 : x > y;	/* keep program order */
 }
 
-static void build_index(struct collect *c, struct index *ix, int shndx)
+void build_index(struct collect *c, struct index *ix, int shndx)
 {
 	size_t i;
 
@@ -267,19 +232,11 @@ static void build_index(struct collect *c, struct index *ix, int shndx)
  * still contains it (start <= a < end), the last row at the greatest
  * address <= @a.  Past a sequence's end nothing is known.
  */
-static const struct row *lookup(struct collect *c, struct index *ix,
-				uint64_t a)
+const struct row *lookup(struct collect *c, struct index *ix, uint64_t a)
 {
-	size_t lo = 0, hi = ix->n, i;
+	size_t lo, i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->s[mid]->start <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	LOWER_BOUND(lo, ix->n, ix->s[i]->start <= a);
 	for (i = lo; i-- > 0 && ix->maxend[i] > a;) {
 		const struct seq *s = ix->s[i];
 		const struct row *r = c->rows + s->first, *best = NULL;
@@ -288,16 +245,7 @@ static const struct row *lookup(struct collect *c, struct index *ix,
 		if (a >= s->end || a < s->start)
 			continue;
 		if (s->sorted) {
-			lo = 0;
-			hi = n;
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-
-				if (r[mid].addr <= a)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
+			LOWER_BOUND(lo, n, r[i].addr <= a);
 			return lo ? &r[lo - 1] : NULL;
 		}
 		for (k = 0; k < n; k++)

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktable.h - vmlinux's compact line tables (ktable.c)
+ */
+#ifndef KTABLE_H
+#define KTABLE_H
+
+#include "tables.h"
+
+/* Rows per block of the kernel's tables: see hosttool/README.md. */
+#define KTABLE_BLOCK	96
+
+void do_kernel_table(struct tables *t, uint32_t block);
+void do_table_size(struct tables *t, uint32_t block);
+void do_table_check(struct tables *t, uint32_t block);
+void do_via_table(struct tables *t, uint32_t block, char **addrs, int naddrs);
+void do_check_anchors(const char *read, const char *final);
+
+#endif /* KTABLE_H */
