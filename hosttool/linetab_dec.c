@@ -22,17 +22,17 @@
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #endif
 
-static inline u32 get16(const u8 *p)
+static inline u32 lt_get16(const u8 *p)
 {
 	return p[0] | (u32)p[1] << 8;
 }
 
-static inline u32 get32(const u8 *p)
+static inline u32 lt_get32(const u8 *p)
 {
 	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
 }
 
-static inline u64 get_be64(const u8 *p)
+static inline u64 lt_get_be64(const u8 *p)
 {
 	return (u64)p[0] << 56 | (u64)p[1] << 48 | (u64)p[2] << 40 |
 	       (u64)p[3] << 32 | (u64)p[4] << 24 | (u64)p[5] << 16 |
@@ -60,28 +60,28 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	u32 v, lut_off;
 
 	if (!tab || size < LINETAB_HDR_SIZE ||
-	    get32(t) != LINETAB_MAGIC)
+	    lt_get32(t) != LINETAB_MAGIC)
 		return -LINETAB_E_HEADER;
 	h->t = t;
-	h->size = get32(t + 4 * LINETAB_H_SIZE);
-	h->entries = get32(t + 4 * LINETAB_H_ENTRIES);
-	h->block_rows = get32(t + 4 * LINETAB_H_BLOCK_ROWS);
-	h->nblocks = get32(t + 4 * LINETAB_H_NBLOCKS);
-	v = get32(t + 4 * LINETAB_H_CODES);
+	h->size = lt_get32(t + 4 * LINETAB_H_SIZE);
+	h->entries = lt_get32(t + 4 * LINETAB_H_ENTRIES);
+	h->block_rows = lt_get32(t + 4 * LINETAB_H_BLOCK_ROWS);
+	h->nblocks = lt_get32(t + 4 * LINETAB_H_NBLOCKS);
+	v = lt_get32(t + 4 * LINETAB_H_CODES);
 	h->lut_bits = v >> 16;
-	lut_off = get32(t + 4 * LINETAB_H_LUT_OFF);
-	h->long_off = get32(t + 4 * LINETAB_H_LONG_OFF);
-	h->nsuper = get32(t + 4 * LINETAB_H_NSUPER);
-	h->super_off = get32(t + 4 * LINETAB_H_SUPER_OFF);
-	h->index_off = get32(t + 4 * LINETAB_H_INDEX_OFF);
-	h->data_off = get32(t + 4 * LINETAB_H_DATA_OFF);
-	h->data_size = get32(t + 4 * LINETAB_H_DATA_SIZE);
-	h->nfiles = get32(t + 4 * LINETAB_H_NFILES);
-	h->ndirs = get32(t + 4 * LINETAB_H_NDIRS);
-	h->files_off = get32(t + 4 * LINETAB_H_FILES_OFF);
-	h->dirs_off = get32(t + 4 * LINETAB_H_DIRS_OFF);
-	h->str_off = get32(t + 4 * LINETAB_H_STR_OFF);
-	h->str_size = get32(t + 4 * LINETAB_H_STR_SIZE);
+	lut_off = lt_get32(t + 4 * LINETAB_H_LUT_OFF);
+	h->long_off = lt_get32(t + 4 * LINETAB_H_LONG_OFF);
+	h->nsuper = lt_get32(t + 4 * LINETAB_H_NSUPER);
+	h->super_off = lt_get32(t + 4 * LINETAB_H_SUPER_OFF);
+	h->index_off = lt_get32(t + 4 * LINETAB_H_INDEX_OFF);
+	h->data_off = lt_get32(t + 4 * LINETAB_H_DATA_OFF);
+	h->data_size = lt_get32(t + 4 * LINETAB_H_DATA_SIZE);
+	h->nfiles = lt_get32(t + 4 * LINETAB_H_NFILES);
+	h->ndirs = lt_get32(t + 4 * LINETAB_H_NDIRS);
+	h->files_off = lt_get32(t + 4 * LINETAB_H_FILES_OFF);
+	h->dirs_off = lt_get32(t + 4 * LINETAB_H_DIRS_OFF);
+	h->str_off = lt_get32(t + 4 * LINETAB_H_STR_OFF);
+	h->str_size = lt_get32(t + 4 * LINETAB_H_STR_SIZE);
 	if (h->size < LINETAB_HDR_SIZE || h->size > size ||
 	    (v & 0xffff) != LINETAB_NCTX || h->lut_bits < 1 ||
 	    h->lut_bits > LINETAB_MAX_LEN)
@@ -119,7 +119,7 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 {
 	u32 peek = w >> (64 - LINETAB_MAX_LEN), len, code, count, n;
-	u32 pos = get32(h->t + h->long_off + 4 * ctx);
+	u32 pos = lt_get32(h->t + h->long_off + 4 * ctx);
 	u32 first = 0, index = 0;
 	const u8 *cnt;
 
@@ -156,7 +156,7 @@ struct lt_bits {
 static __always_inline void lt_refill(struct lt_bits *b)
 {
 	if (likely(b->end - b->p >= 8)) {
-		b->w |= get_be64(b->p) >> b->n;
+		b->w |= lt_get_be64(b->p) >> b->n;
 		b->p += (63 - b->n) >> 3;
 		b->n |= 56;
 		return;
@@ -183,7 +183,7 @@ static __always_inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1..32 */
 static __always_inline u32 lt_sym(struct lt_bits *b, const struct lt_tab *h,
 				  u32 ctx)
 {
-	u32 e = get16(h->lut + ((ctx << h->lut_bits) +
+	u32 e = lt_get16(h->lut + ((ctx << h->lut_bits) +
 				(b->w >> (64 - h->lut_bits))) * 2);
 
 	if (unlikely(e == LT_LONG)) {
@@ -349,16 +349,16 @@ static int lt_path(const struct lt_tab *h, u32 file, struct linetab_loc *loc)
 
 	if (file >= h->nfiles)
 		return -LINETAB_E_HEADER;
-	a = get32(names + 4 * file);
-	b = get32(names + 4 * (file + 1));
-	dir = get16(names + 4 * (h->nfiles + 1) + 2 * file);
+	a = lt_get32(names + 4 * file);
+	b = lt_get32(names + 4 * (file + 1));
+	dir = lt_get16(names + 4 * (h->nfiles + 1) + 2 * file);
 	if (a > b || b > h->str_size || dir >= h->ndirs)
 		return -LINETAB_E_HEADER;
 	loc->file = file;
 	loc->name = (const char *)h->t + h->str_off + a;
 	loc->name_len = b - a;
-	a = get32(dirs + 4 * dir);
-	b = get32(dirs + 4 * (dir + 1));
+	a = lt_get32(dirs + 4 * dir);
+	b = lt_get32(dirs + 4 * (dir + 1));
 	if (a > b || b > h->str_size)
 		return -LINETAB_E_HEADER;
 	loc->dir = (const char *)h->t + h->str_off + a;
@@ -417,42 +417,42 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 		return LINETAB_UNKNOWN;
 	sb = h.t + h.super_off;
 	ix = h.t + h.index_off;
-	if (get32(sb) > off)
+	if (lt_get32(sb) > off)
 		return LINETAB_UNKNOWN;
 	/* the last superblock, then block, whose first row is at or below */
 	lo = 0;
 	hi = h.nsuper;
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
-		if (get32(sb + 12 * mid) <= off)
+		if (lt_get32(sb + 12 * mid) <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	s = lo;
-	base = get32(sb + 12 * s);
-	pos = get32(sb + 12 * s + 4);
-	lo = get32(sb + 12 * s + 8);
-	hi = s + 1 < h.nsuper ? get32(sb + 12 * (s + 1) + 8) : h.nblocks;
+	base = lt_get32(sb + 12 * s);
+	pos = lt_get32(sb + 12 * s + 4);
+	lo = lt_get32(sb + 12 * s + 8);
+	hi = s + 1 < h.nsuper ? lt_get32(sb + 12 * (s + 1) + 8) : h.nblocks;
 	if (lo >= hi || hi > h.nblocks)
 		return -LINETAB_E_DATA;
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
-		if (base + get16(ix + 4 * mid) <= off)
+		if (base + lt_get16(ix + 4 * mid) <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	at = base + get16(ix + 4 * lo);
+	at = base + lt_get16(ix + 4 * lo);
 	if (at > off)
 		return -LINETAB_E_DATA;	/* an index out of order */
-	start = pos + get16(ix + 4 * lo + 2);
+	start = pos + lt_get16(ix + 4 * lo + 2);
 	if (lo + 1 == h.nblocks)
 		stop = h.data_size;
-	else if (s + 1 < h.nsuper && get32(sb + 12 * (s + 1) + 8) == lo + 1)
-		stop = get32(sb + 12 * (s + 1) + 4);
+	else if (s + 1 < h.nsuper && lt_get32(sb + 12 * (s + 1) + 8) == lo + 1)
+		stop = lt_get32(sb + 12 * (s + 1) + 4);
 	else
-		stop = pos + get16(ix + 4 * (lo + 1) + 2);
+		stop = pos + lt_get16(ix + 4 * (lo + 1) + 2);
 	if (start > stop || stop > h.data_size)
 		return -LINETAB_E_DATA;
 	ret = lt_block(&h, lo, start, stop, off, &file, &line, &end, &at);
@@ -493,7 +493,7 @@ int linetab_check_header(const void *tab, size_t size)
 	if (ret)
 		return ret;
 	for (i = 0; i < LINETAB_NCTX; i++) {
-		pos = get32(h.t + h.long_off + 4 * i);
+		pos = lt_get32(h.t + h.long_off + 4 * i);
 		if (!lt_fits(h.size, pos, 1 + LINETAB_MAX_LEN, 1))
 			return -LINETAB_E_CODE;
 		n = h.t[pos];
@@ -509,7 +509,7 @@ int linetab_check_header(const void *tab, size_t size)
 		if (total > n || (total > 1 && kraft != 1ULL << LINETAB_MAX_LEN))
 			return -LINETAB_E_CODE;
 		for (j = 0; j < 1U << h.lut_bits; j++) {
-			e = get16(h.lut + 2 * ((i << h.lut_bits) + j));
+			e = lt_get16(h.lut + 2 * ((i << h.lut_bits) + j));
 			if (e != LT_LONG && (e & 15) > h.lut_bits)
 				return -LINETAB_E_CODE;
 		}
@@ -519,13 +519,13 @@ int linetab_check_header(const void *tab, size_t size)
 	for (i = 0; i < h.nsuper; i++) {
 		const u8 *e = h.t + h.super_off + 12 * i;
 
-		cur = get32(e + 8);
+		cur = lt_get32(e + 8);
 		if (!i && cur)
 			return -LINETAB_E_DATA;
-		if (i && (cur <= prev || get32(e) <= get32(e - 12) ||
-			  get32(e + 4) < get32(e - 8)))
+		if (i && (cur <= prev || lt_get32(e) <= lt_get32(e - 12) ||
+			  lt_get32(e + 4) < lt_get32(e - 8)))
 			return -LINETAB_E_DATA;
-		if (cur >= h.nblocks || get32(e + 4) > h.data_size)
+		if (cur >= h.nblocks || lt_get32(e + 4) > h.data_size)
 			return -LINETAB_E_DATA;
 		prev = cur;
 	}
