@@ -365,6 +365,32 @@ def judge_locations(cell, lines, a, figures):
                    '%s+%#x (%s)' % (pcs[0][1], pcs[0][2], pcs[0][5]) if pcs else 'no PC frame')
 
 
+def judge_table(cell, a, figures):
+    """The line tables linked into vmlinux are the ones the kernel's own
+    scripts/lineloc builds from vmlinux, and they agree with its rows
+    (lineloc --table-check: every row start, start - 1, every end)."""
+    ll = os.path.join(a.rec.get('obj', ''), 'scripts', 'lineloc', 'lineloc')
+    linked = os.path.join(a.rec.get('obj', ''), '.tmp_vmlinux.lines.bin')
+    again = os.path.join(os.path.dirname(a.out), 'lines.bin')
+    strip = [x for s in a.strip for x in ('--strip', s)]
+    p = subprocess.run([ll] + strip + ['-o', again, '--kernel-table', a.vmlinux],
+                       capture_output=True, text=True)
+    same = p.returncode == 0 and os.path.exists(linked) and \
+        open(linked, 'rb').read() == open(again, 'rb').read()
+    cell.check('line table: the linked table is lineloc\'s table of vmlinux', same,
+               p.stderr.strip()[-120:] or '%d bytes' % os.path.getsize(again))
+    p = subprocess.run([ll] + strip + ['--table-check', a.vmlinux], capture_output=True,
+                       text=True)
+    out = (p.stdout + p.stderr).strip().splitlines()
+    cell.check('line table: lineloc --table-check', p.returncode == 0,
+               out[-1] if out else 'no output (exit %d)' % p.returncode)
+    p = subprocess.run([ll] + strip + ['--table-size', a.vmlinux], capture_output=True,
+                       text=True)
+    m = re.search(r'table: (\d+) rows, (\d+) bytes', p.stdout)
+    if m:
+        figures['table_rows'], figures['table_bytes'] = int(m.group(1)), int(m.group(2))
+
+
 def judge_common(cell, lines, a, figures):
     """Checks of both variants beyond the triggers: LKDTM, test_printf,
     KUnit, and the figures the boot prints."""
@@ -549,6 +575,7 @@ def judge(a):
         judge_common(cell, lines, a, figures)
         if a.variant == 'on':
             judge_locations(cell, lines, a, figures)
+            judge_table(cell, a, figures)
         else:
             loc = [l for l in lines if LOCATED.search(l)]
             cell.check('no locations with the option off', not loc, loc[0] if loc else '')

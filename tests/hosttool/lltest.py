@@ -1384,6 +1384,21 @@ def test_debian(work, rnd):
                         show=3, need='llvm')
     explain_a2l(diffs)
     check_outside_cu('vmlinux', vm, addrs, llvm)
+    # The compact tables the kernel would hold (issue 10): what they cost,
+    # and that they answer as the rows do, and as llvm-symbolizer does.
+    p = subprocess.run([LL, '--table-size', vm], capture_output=True, text=True)
+    m = re.search(r'table: (\d+) rows, (\d+) bytes, ([\d.]+) B/row', p.stdout)
+    result(m is not None and int(m.group(2)) <= 2000000,
+           'vmlinux: compact tables at most 2.0 MB', m.group(0) if m else p.stderr[-200:])
+    p = subprocess.run([LL, '--table-check', vm], capture_output=True, text=True)
+    result(p.returncode == 0, 'vmlinux: --table-check',
+           (p.stdout + p.stderr).strip()[-200:])
+    via, _ = lineloc_e(vm, addrs, extra=('--no-strip', '--via-table'))
+    via = via or []
+    same = sum(1 for x, y in zip(via, ours or []) if x == y)
+    result(ours is not None and len(via) == len(ours) and same == len(ours),
+           'vmlinux: %d random .text addresses, --via-table == -e' % n,
+           '%d/%d identical' % (same, len(ours)))
     result(st is not None and st.get('clip') == 'unit ranges' and
            st.get('info_units') == st.get('units') and
            st.get('info_units_unreadable') == '0' and
