@@ -42,16 +42,17 @@ char *xstrdup(const char *s);
  * must be true for a prefix of the indexes and false after it.
  */
 #define LOWER_BOUND(lo, n, below) do {				\
-	size_t hi_ = (n);					\
+	size_t lo_ = 0, hi_ = (n);				\
 								\
-	for ((lo) = 0; (lo) < hi_;) {				\
-		size_t i = (lo) + (hi_ - (lo)) / 2;		\
+	while (lo_ < hi_) {					\
+		size_t i = lo_ + (hi_ - lo_) / 2;		\
 								\
 		if (below)					\
-			(lo) = i + 1;				\
+			lo_ = i + 1;				\
 		else						\
 			hi_ = i;				\
 	}							\
+	(lo) = lo_;						\
 } while (0)
 
 void sort(void *base, size_t n, size_t size,
