@@ -11,7 +11,8 @@
 #   make sync-lineloc         copy hosttool/ into the lineloc patch (one source)
 #   make hosttool             build hosttool/lineloc (see hosttool/README.md)
 #   make test                 every test: self-tests, lint, host tool, matrix
-#   make bench                the benchmarks (bench-hosttool, ARCH=... bench-link)
+#   make bench                the benchmarks (bench-hosttool, bench-table,
+#                             ARCH=... bench-link)
 #   make ARCH=... test-reproducible  same line tables from a second O= folder
 #   make ARCH=... bisect-check       build and boot each patch of the series
 #   make build-configs        build-only configurations (KALLSYMS=n, DEBUG_INFO=n)
@@ -35,7 +36,7 @@ Q := @
 endif
 
 .PHONY: all matrix qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-reproducible bisect-check bench-link build-configs clean help
+	test-judge test-faults test-reproducible bisect-check bench-link bench-table build-configs clean help
 
 all: matrix
 
@@ -89,7 +90,10 @@ test-faults: prepare
 lint:
 	$(Q)tests/lint.sh
 
-bench: bench-hosttool bench-link
+bench-table: prepare
+	$(Q)tests/ondemand/bench-table.sh
+
+bench: bench-hosttool bench-link bench-table
 
 clean: clean-hosttool
 	rm -rf $(BUILD)
