@@ -1519,6 +1519,32 @@ def test_fuzz(work):
            if p.returncode == 0 else out[-800:])
 
 
+def test_linetab(work):
+    """The compact line table alone (tests/hosttool/linetab.sh: a fixed
+    generated row set at several block sizes, and Debian's rows when they
+    are cached), then its decoder under libFuzzer with ASan and UBSan:
+    HT_LT_FUZZ_RUNS runs (default 20,000 here) from seed 1."""
+    print('== linetab', flush=True)
+    p = subprocess.run([os.path.join(TOP, 'tests', 'hosttool', 'linetab.sh')],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode('utf-8', 'replace')
+    checks = [l for l in out.splitlines() if 'table-check' in l]
+    result(p.returncode == 0, 'linetab.sh: tables of a generated row set and of '
+           'Debian\'s rows agree with the rows',
+           checks[-1].strip() if checks and p.returncode == 0 else out[-800:])
+    if not shutil.which('clang-14'):
+        skip('fuzz linetab_dec.c', 'no clang-14')
+        return
+    env = dict(os.environ)
+    env.setdefault('HT_LT_FUZZ_RUNS', '20000')
+    p = subprocess.run(['make', '-s', '-f', 'hosttool/hosttool.mk', 'fuzz-linetab'],
+                       cwd=TOP, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode('utf-8', 'replace')
+    m = re.search(r'stat::number_of_executed_units: (\d+)', out)
+    result(p.returncode == 0 and m, 'fuzz linetab_dec.c (%s runs, seed 1), no crash'
+           % env['HT_LT_FUZZ_RUNS'], '%s inputs' % m.group(1) if m else out[-800:])
+
+
 def part_random(part):
     """Each part draws from its own fixed stream (str seeds hash the same
     on every Python), so a part run alone samples what it samples in a
@@ -1526,7 +1552,7 @@ def part_random(part):
     return random.Random('lineloc-' + part)
 
 
-PARTS = ['synth', 'generated', 'cli', 'mutants', 'debian', 'matrix', 'fuzz']
+PARTS = ['synth', 'generated', 'cli', 'mutants', 'debian', 'matrix', 'fuzz', 'linetab']
 
 
 def main():
@@ -1561,6 +1587,8 @@ def main():
             test_matrix(work, part_random('matrix'))
         if 'fuzz' in only:
             test_fuzz(work)
+        if 'linetab' in only:
+            test_linetab(work)
         check_reproducible(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
