@@ -12,18 +12,7 @@
 #ifndef DWARF_LINE_H
 #define DWARF_LINE_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <stdint.h>
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int64_t s64;
-#endif
+#include "ktypes.h"
 
 enum {
 	DWL_E_TRUNCATED = 1,	/* a read would go past the unit or section */

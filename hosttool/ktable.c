@@ -326,19 +326,11 @@ void do_table_check(struct tables *t, uint32_t block)
 static void via_answer(struct ktable *k, const char *arg)
 {
 	static char buf[1 << 16];
-	const char *p = arg;
 	uint32_t line = 0;
 	size_t len;
-	char *end;
 	uint64_t a;
 
-	while (*p == ' ' || *p == '\t')
-		p++;
-	errno = 0;
-	a = strtoull(p, &end, 16);
-	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
-		end++;
-	if (end == p || *end || errno ||
+	if (!parse_addr(arg, &a) ||
 	    table_answer(k, a, buf, sizeof(buf), &len, &line) <= 0) {
 		out_str("??:0\n");
 		return;

@@ -21,17 +21,7 @@
 #ifndef LINETAB_H
 #define LINETAB_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-#endif
+#include "ktypes.h"
 
 #define LINETAB_MAGIC		0x3254414cU	/* "LAT2", little-endian */
 

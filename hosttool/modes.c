@@ -256,21 +256,35 @@ const struct row *lookup(struct collect *c, struct index *ix, uint64_t a)
 	return NULL;
 }
 
-static void answer(struct tables *t, struct collect *c, struct index *ix,
-		   const char *arg)
+/**
+ * parse_addr() - an address as -e takes it: hex, with or without 0x, blanks
+ * around it allowed
+ * @arg: the text
+ * @a: set to the address
+ *
+ * Return: 1 for an address, 0 for anything else.
+ */
+int parse_addr(const char *arg, uint64_t *a)
 {
-	const struct row *r = NULL;
 	const char *p = arg;
 	char *end;
-	uint64_t a;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
 	errno = 0;
-	a = strtoull(p, &end, 16);
+	*a = strtoull(p, &end, 16);
 	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
 		end++;
-	if (end != p && !*end && !errno)
+	return end != p && !*end && !errno;
+}
+
+static void answer(struct tables *t, struct collect *c, struct index *ix,
+		   const char *arg)
+{
+	const struct row *r = NULL;
+	uint64_t a;
+
+	if (parse_addr(arg, &a))
 		r = lookup(c, ix, a + ix->base);
 	if (!r || r->file == NOFILE) {
 		out_str("??:0\n");

@@ -46,6 +46,7 @@ struct index {
 void collect_all(struct tables *t, struct collect *c);
 void build_index(struct collect *c, struct index *ix, int shndx);
 const struct row *lookup(struct collect *c, struct index *ix, uint64_t a);
+int parse_addr(const char *arg, uint64_t *a);
 void do_rows(struct tables *t);
 void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs);
 void do_stats(struct tables *t);
