@@ -10,6 +10,7 @@ PKGS="
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi libc6-dev-armel-cross
 	gcc-i686-linux-gnu binutils-i686-linux-gnu libc6-dev-i386-cross
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross
 	qemu-system-x86 qemu-system-arm qemu-user-static
 	busybox-static ccache
 	llvm clang libclang-rt-14-dev

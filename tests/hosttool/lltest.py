@@ -36,6 +36,7 @@ import cell  # noqa: E402  (the arch facts)
 from result import Results  # noqa: E402
 LL = os.path.join(TOP, 'hosttool', 'lineloc')
 LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
+LLBE = os.path.join(TOP, 'hosttool', 'lineloc-s390x')    # big-endian host
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
 # lineloc's sources and headers, one a line (also hosttool.mk's list)
 HT_FILES = open(os.path.join(TOP, 'hosttool', 'files')).read().split()
@@ -1545,6 +1546,50 @@ def test_linetab(work):
            % env['HT_LT_FUZZ_RUNS'], '%s inputs' % m.group(1) if m else out[-800:])
 
 
+def test_bigendian(work, rnd):
+    """lineloc built for a big-endian host (s390x, run under
+    qemu-s390x-static) prints the same bytes as the native one: --rows,
+    --stats, -e and the compact tables, on the matrix's kernels and
+    modules (both byte orders of reader and file meet) and on Debian's
+    vmlinux."""
+    print('== big-endian host (s390x under qemu-s390x-static)', flush=True)
+    qemu = shutil.which('qemu-s390x-static')
+    if not qemu or not os.path.exists(LLBE):
+        skip('big-endian host', 'no qemu-s390x-static or no ' + LLBE)
+        return
+    files = []
+    build = os.environ.get('BUILD') or 'build'
+    for arch, _ in MATRIX:
+        d = os.path.join(TOP, build, arch, 'variant-on')
+        files += [(arch + ' vmlinux', os.path.join(d, 'vmlinux')),
+                  (arch + ' lltest.ko', os.path.join(d, 'lltest.ko'))]
+    root, vm = debian_tree()
+    if root:
+        files.append(('Debian vmlinux', vm))
+    for name, f in files:
+        if not os.path.exists(f):
+            skip('s390x == x86_64: ' + name, 'no ' + f)
+            continue
+        with open(f, 'rb') as fh:
+            h = fh.read(18)
+        rel = int.from_bytes(h[16:18], 'little' if h[5] == 1 else 'big') == 1
+        addrs = None if rel else ''.join('%x\n' % a for a in text_sample(f, 500, rnd))
+        modes = [['--rows', f], ['--stats', f]]
+        if addrs:
+            modes += [['-e', f], ['--table-size', f], ['--kernel-table', f]]
+        for m in modes:
+            a = subprocess.run([LL] + m, input=addrs.encode() if addrs and m[0] == '-e'
+                               else None, capture_output=True)
+            b = subprocess.run([qemu, LLBE] + m, input=addrs.encode() if addrs and
+                               m[0] == '-e' else None, capture_output=True)
+            ok = a.stdout == b.stdout and a.stderr == b.stderr and \
+                a.returncode == b.returncode
+            result(ok, 's390x == x86_64: %s %s' % (name, m[0]),
+                   '%d bytes identical' % len(a.stdout) if ok else
+                   'outputs differ (%d vs %d bytes, exit %d vs %d)' %
+                   (len(a.stdout), len(b.stdout), a.returncode, b.returncode))
+
+
 def part_random(part):
     """Each part draws from its own fixed stream (str seeds hash the same
     on every Python), so a part run alone samples what it samples in a
@@ -1552,7 +1597,8 @@ def part_random(part):
     return random.Random('lineloc-' + part)
 
 
-PARTS = ['synth', 'generated', 'cli', 'mutants', 'debian', 'matrix', 'fuzz', 'linetab']
+PARTS = ['synth', 'generated', 'cli', 'mutants', 'debian', 'matrix', 'fuzz', 'linetab',
+         'bigendian']
 
 
 def main():
@@ -1589,6 +1635,8 @@ def main():
             test_fuzz(work)
         if 'linetab' in only:
             test_linetab(work)
+        if 'bigendian' in only:
+            test_bigendian(work, part_random('bigendian'))
         check_reproducible(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
