@@ -47,20 +47,6 @@ struct ktable {
 	size_t total;		/* bytes of the container */
 };
 
-static void *kt_alloc(void *arg, size_t size)
-{
-	(void)arg;
-	return malloc(size ? size : 1);
-}
-
-static void kt_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
-static const struct linetab_alloc kt_mem = { kt_alloc, kt_free, NULL };
-
 /* The region that holds @a (an end of sequence may stand at its end). */
 static struct region *region_of(struct ktable *k, uint64_t a, int end)
 {
@@ -140,7 +126,7 @@ static void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 	for (n = 0; n < NREGIONS; n++) {
 		struct region *r = &k->r[n];
 		int err = linetab_encode(r->rows, r->n, k->paths, k->npaths,
-					 block, &kt_mem, &r->tab, &r->size,
+					 block, &linetab_libc_alloc, &r->tab, &r->size,
 					 &r->st);
 
 		if (err)

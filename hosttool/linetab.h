@@ -129,6 +129,9 @@ struct linetab_alloc {
 	void *arg;
 };
 
+/* malloc() and free(), for the encoder's users in user space */
+extern const struct linetab_alloc linetab_libc_alloc;
+
 /**
  * struct linetab_stats - what the encoder kept and where the bytes went
  */

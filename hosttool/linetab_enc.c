@@ -12,8 +12,26 @@
  * are new in a block; run the model once to count symbols, make the
  * frequency tables, and code each block backwards with rANS.
  */
+#include <stdlib.h>
+
 #include "linetab.h"
 #include "linetab_model.h"
+
+static void *lt_libc_alloc(void *arg, size_t size)
+{
+	(void)arg;
+	return malloc(size ? size : 1);
+}
+
+static void lt_libc_free(void *arg, void *ptr)
+{
+	(void)arg;
+	free(ptr);
+}
+
+const struct linetab_alloc linetab_libc_alloc = {
+	lt_libc_alloc, lt_libc_free, NULL
+};
 
 struct ent {
 	u32 off, file, line, end;

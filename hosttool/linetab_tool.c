@@ -314,19 +314,6 @@ static size_t delta_uleb64(const struct kent *k, size_t n, int file_delta)
 
 /* ---- building and measuring ---- */
 
-static void *m_alloc(void *arg, size_t n)
-{
-	(void)arg;
-	return malloc(n);
-}
-
-static void m_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
-static const struct linetab_alloc mem = { m_alloc, m_free, NULL };
 
 static u8 *build(const struct linetab_row *rows, size_t n, uint32_t block,
 		 size_t *size, struct linetab_stats *st)
@@ -335,7 +322,7 @@ static u8 *build(const struct linetab_row *rows, size_t n, uint32_t block,
 	int ret;
 
 	ret = linetab_encode(rows, n, (const char *const *)paths, npaths,
-			     block, &mem, &tab, size, st);
+			     block, &linetab_libc_alloc, &tab, size, st);
 	if (ret) {
 		fprintf(stderr, "linetab: encoder error %d\n", ret);
 		exit(2);

@@ -24,19 +24,6 @@ static const char *const paths[] = {
 	"arch/x86/e.c", "lib/f.c", "mm/g.c", "fs/h.c",
 };
 
-static void *m_alloc(void *arg, size_t n)
-{
-	(void)arg;
-	return malloc(n);
-}
-
-static void m_free(void *arg, void *p)
-{
-	(void)arg;
-	free(p);
-}
-
-static const struct linetab_alloc mem = { m_alloc, m_free, NULL };
 
 static uint64_t sink;
 
@@ -95,7 +82,7 @@ static void make_base(void)
 		off += 1 + (i * 11) % 23 + (rows[n].end ? 0x1000 : 0);
 		n++;
 	}
-	if (linetab_encode(rows, n, paths, 8, 5, &mem, &base, &base_size,
+	if (linetab_encode(rows, n, paths, 8, 5, &linetab_libc_alloc, &base, &base_size,
 			   NULL))
 		__builtin_trap();
 }
@@ -141,7 +128,7 @@ static void mode_rows(const uint8_t *data, size_t size)
 			off = d[7] << 4;
 	}
 	block = 1 + data[0] % 40;
-	if (linetab_encode(rows, n, paths, 8, block, &mem, &t, &tsize, NULL))
+	if (linetab_encode(rows, n, paths, 8, block, &linetab_libc_alloc, &t, &tsize, NULL))
 		__builtin_trap();
 	if (linetab_check_header(t, tsize))
 		__builtin_trap();
