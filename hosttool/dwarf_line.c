@@ -50,6 +50,19 @@ static bool form_ok(u64 form)
 	return false;
 }
 
+/* An unsigned field of @size bytes that a relocation may apply to. */
+static int read_reloc(struct dwarf_line_ctx *ctx, struct cursor *c,
+		      unsigned int size, u64 *v)
+{
+	u64 where = c->pos;
+	int err = read_un(ctx, c, size, v);
+
+	if (err || !ctx->reloc)
+		return err;
+	err = ctx->reloc(ctx->reloc_arg, where, size, v);
+	return err ? fail(ctx, where, DWL_E_RELOC, (u64)err) : 0;
+}
+
 /*
  * Read one attribute value of @form: numbers into *num, strings into *str,
  * 16-byte data into *md5; blocks are skipped.
@@ -68,11 +81,11 @@ static int read_form(struct dwarf_line_ctx *ctx, struct cursor *c,
 	case DW_FORM_string:
 		return read_cstr(ctx, c, str);
 	case DW_FORM_line_strp:
-		err = read_un(ctx, c, u->offset_size, &n);
+		err = read_reloc(ctx, c, u->offset_size, &n);
 		return err ? err : str_at(ctx, where, ctx->line_str,
 					  ctx->line_str_size, n, str);
 	case DW_FORM_strp:
-		err = read_un(ctx, c, u->offset_size, &n);
+		err = read_reloc(ctx, c, u->offset_size, &n);
 		return err ? err : str_at(ctx, where, ctx->str,
 					  ctx->str_size, n, str);
 	case DW_FORM_udata:
@@ -531,7 +544,7 @@ static int extended(struct dwarf_line_ctx *ctx, struct cursor *c,
 		if (v < 1 || v > 8 || (u->address_size && v != u->address_size))
 			return fail(ctx, x.pos, DWL_E_ADDR_SIZE, v);
 		s->r.set_address_offset = x.pos;
-		err = read_un(ctx, &x, (unsigned int)v, &s->r.address);
+		err = read_reloc(ctx, &x, (unsigned int)v, &s->r.address);
 		if (err)
 			return err;
 		s->addr_mask = mask_for((unsigned int)v);
@@ -688,6 +701,7 @@ const char *dwarf_line_strerror(int err)
 		[DWL_E_NO_STR_SECTION] = "string form but no string section",
 		[DWL_E_EXT_LENGTH] = "extended opcode with length 0",
 		[DWL_E_CALLBACK] = "stopped by callback",
+		[DWL_E_RELOC] = "relocation refused",
 	};
 
 	if (err < 0)

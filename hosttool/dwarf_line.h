@@ -32,6 +32,7 @@ enum {
 	DWL_E_NO_STR_SECTION,	/* strp/line_strp with no such section */
 	DWL_E_EXT_LENGTH,	/* extended opcode length 0 */
 	DWL_E_CALLBACK,		/* a callback returned non-zero (err_val) */
+	DWL_E_RELOC,		/* the relocation hook refused a field (err_val) */
 	DWL_E_MAX
 };
 
@@ -44,6 +45,13 @@ enum {
  * @line_str: .debug_line_str contents (DW_FORM_line_strp), or NULL
  * @str: .debug_str contents (DW_FORM_strp), or NULL
  * @big_endian: byte order of the object, chosen once per file
+ * @reloc: NULL, or called for each field that a relocatable object's
+ *	relocations may change (DW_FORM_strp and DW_FORM_line_strp offsets,
+ *	DW_LNE_set_address operands) with the field's .debug_line offset,
+ *	size and contents in *@value, which it replaces with the relocated
+ *	value; non-zero stops decoding with DWL_E_RELOC and the value in
+ *	@err_val.  Lets a reader relocate without writing the section.
+ * @reloc_arg: passed to @reloc
  * @err_off: on error, the .debug_line offset where decoding stopped
  * @err_val: on error, the offending value (version, form, size, ...)
  */
@@ -55,6 +63,8 @@ struct dwarf_line_ctx {
 	const u8 *str;
 	u64 str_size;
 	bool big_endian;
+	int (*reloc)(void *arg, u64 off, unsigned int size, u64 *value);
+	void *reloc_arg;
 	u64 err_off;
 	u64 err_val;
 };

@@ -287,7 +287,7 @@ int elf_find(const struct elf *e, const char *name)
 }
 
 /* Raw contents of section @i (no decompression, no relocation). */
-static uint8_t *elf_raw(struct elf *e, uint32_t i)
+uint8_t *elf_raw(struct elf *e, uint32_t i)
 {
 	struct section *s = &e->sec[i];
 	uint8_t *p;

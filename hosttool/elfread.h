@@ -51,6 +51,7 @@ struct section *elf_load(struct elf *e, const char *name, int strict,
 void elf_read_at(struct elf *e, uint64_t off, void *buf, uint64_t len,
 		 const char *what);
 void elf_check_in_file(const struct elf *e, uint32_t i, const char *what);
+uint8_t *elf_raw(struct elf *e, uint32_t i);
 uint32_t lrel_shndx(const struct elf *e, uint64_t off);
 int elf_each_symbol(struct elf *e,
 		    int (*fn)(void *arg, const char *name, uint64_t value,

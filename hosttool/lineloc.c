@@ -26,6 +26,7 @@
  * is printed), util.c (output, errors, allocation); this file holds main().
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -40,6 +41,7 @@
 #include "modes.h"
 #include "ktable.h"
 #include "linetab.h"
+#include "modtable.h"
 
 static const char usage[] =
 	"usage: lineloc [options] --rows FILE\n"
@@ -48,7 +50,7 @@ static const char usage[] =
 	"       lineloc [options] --kernel-table FILE     vmlinux's compact tables\n"
 	"       lineloc [options] --table-size FILE       what they cost\n"
 	"       lineloc [options] --table-check FILE      they against the rows\n"
-	"       lineloc [options] --via-table -e FILE [ADDR...]\n"
+	"       lineloc [options] --via-table -e FILE [-j SECTION] [ADDR...]\n"
 	"       lineloc --check-anchors FILE FINAL        same text layout\n"
 	"options:\n"
 	"  -o OUT          write the output to OUT atomically (nothing on error)\n"
@@ -60,6 +62,9 @@ static const char usage[] =
 	"                  their compilation unit (what llvm-symbolizer answers)\n"
 	"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
 	"                  relocatable object\n"
+	"  --via-table     answer through the compact tables the kernel builds:\n"
+	"                  vmlinux's at build time, a module's at load time\n"
+	"                  (of a .ko, for offsets in SECTION, default .text)\n"
 	"  --block N       rows per block of a compact table (default 96)\n"
 	"  -h, --help      print this text and exit\n"
 	"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n"
@@ -276,6 +281,17 @@ int main(int argc, char **argv)
 	out = stdout;
 	if (outpath)
 		open_output(outpath);
+	if (via) {
+		static struct elf e;
+
+		elf_open(&e, file);
+		if (e.type == ET_REL) {
+			do_via_module(&e, jsec, (uint32_t)block, argv + optind,
+				      argc - optind);
+			close_output(outpath);
+			return 0;
+		}
+	}
 	if (strip == STRIP_GIVEN)
 		for (i = 0; i < nstrips; i++)
 			add_strip(&t, strips[i]);

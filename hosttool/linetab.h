@@ -102,8 +102,7 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 int linetab_path(const void *tab, size_t size, u32 file,
 		 struct linetab_loc *loc);
 
-#ifndef __KERNEL__
-/* ---- encoder (linetab_enc.c), host only for now ---- */
+/* ---- encoder (linetab_enc.c): lineloc, and the kernel's module loader ---- */
 
 /**
  * struct linetab_row - one row of a line program, in sequence order
@@ -129,8 +128,10 @@ struct linetab_alloc {
 	void *arg;
 };
 
+#ifndef __KERNEL__
 /* malloc() and free(), for the encoder's users in user space */
 extern const struct linetab_alloc linetab_libc_alloc;
+#endif
 
 /**
  * struct linetab_stats - what the encoder kept and where the bytes went
@@ -156,6 +157,5 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		   const char *const *paths, size_t npaths, u32 block_rows,
 		   const struct linetab_alloc *mem, u8 **out, size_t *out_size,
 		   struct linetab_stats *st);
-#endif
 
 #endif /* LINETAB_H */

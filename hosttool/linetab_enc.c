@@ -12,10 +12,11 @@
  * are new in a block; run the model once to count symbols, make the
  * frequency tables, and code each block backwards with rANS.
  */
-#include <stdlib.h>
-
 #include "linetab.h"
 #include "linetab_model.h"
+
+#ifndef __KERNEL__
+#include <stdlib.h>
 
 static void *lt_libc_alloc(void *arg, size_t size)
 {
@@ -32,6 +33,7 @@ static void lt_libc_free(void *arg, void *ptr)
 const struct linetab_alloc linetab_libc_alloc = {
 	lt_libc_alloc, lt_libc_free, NULL
 };
+#endif
 
 struct ent {
 	u32 off, file, line, end;

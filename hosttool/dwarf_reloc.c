@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dwarf_reloc.c - the relocations of a relocatable object's debug section
+ *
+ * See dwarf_reloc.h.  ELF32 and ELF64 of either byte order; every entry is
+ * checked once by dwrel_check(), after which dwrel_entry() and dwrel_find()
+ * only read what was checked.
+ */
+#include "dwarf_reloc.h"
+
+#define DWREL_SHN_LORESERVE	0xff00
+
+static u64 rd(const struct dwrel *r, const u8 *p, unsigned int n)
+{
+	u64 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v |= (u64)p[r->big_endian ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/*
+ * The size of the field a relocation type writes: 4 or 8, 0 for the
+ * machine's NONE, -1 for a type the resolver refuses.
+ */
+static int type_size(u16 machine, u32 type)
+{
+	switch (machine) {
+	case DWREL_EM_X86_64:
+		switch (type) {
+		case 0:			/* R_X86_64_NONE */
+			return 0;
+		case 1:			/* R_X86_64_64 */
+			return 8;
+		case 10:		/* R_X86_64_32 */
+		case 11:		/* R_X86_64_32S */
+			return 4;
+		}
+		break;
+	case DWREL_EM_386:
+		switch (type) {
+		case 0:			/* R_386_NONE */
+			return 0;
+		case 1:			/* R_386_32 */
+			return 4;
+		}
+		break;
+	case DWREL_EM_ARM:
+		switch (type) {
+		case 0:			/* R_ARM_NONE */
+			return 0;
+		case 2:			/* R_ARM_ABS32 */
+			return 4;
+		}
+		break;
+	case DWREL_EM_AARCH64:
+		switch (type) {
+		case 0:			/* R_AARCH64_NONE */
+		case 256:		/* R_AARCH64_NONE, as binutils had it */
+			return 0;
+		case 257:		/* R_AARCH64_ABS64 */
+			return 8;
+		case 258:		/* R_AARCH64_ABS32 */
+			return 4;
+		}
+		break;
+	}
+	return -1;
+}
+
+static u64 ent_size(const struct dwrel *r)
+{
+	if (r->is64)
+		return r->rela ? 24 : 16;
+	return r->rela ? 12 : 8;
+}
+
+/*
+ * @n / @d for a small @d, without a 64-bit division (which a 32-bit kernel
+ * has no helper for); *@rem gets the remainder.
+ */
+static u64 div_small(u64 n, u32 d, u64 *rem)
+{
+	u64 q = 0, r = 0;
+	int i;
+
+	for (i = 63; i >= 0; i--) {
+		r = (r << 1) | ((n >> i) & 1);
+		if (r >= d) {
+			r -= d;
+			q |= (u64)1 << i;
+		}
+	}
+	*rem = r;
+	return q;
+}
+
+static int fail(struct dwrel *r, int err, u64 off, u64 val)
+{
+	r->err_off = off;
+	r->err_val = val;
+	return -err;
+}
+
+/* Entry @i: offset, type, symbol index, addend (RELA only). */
+static void raw_entry(const struct dwrel *r, u64 i, u64 *off, u32 *type,
+		      u64 *symi, u64 *addend)
+{
+	const u8 *p = r->rel + i * ent_size(r);
+	u64 info;
+
+	if (r->is64) {
+		*off = rd(r, p, 8);
+		info = rd(r, p + 8, 8);
+		*type = (u32)info;
+		*symi = info >> 32;
+		*addend = r->rela ? rd(r, p + 16, 8) : 0;
+	} else {
+		*off = rd(r, p, 4);
+		info = rd(r, p + 4, 4);
+		*type = (u32)(info & 0xff);
+		*symi = info >> 8;
+		*addend = r->rela ? (u64)(s64)(s32)rd(r, p + 8, 4) : 0;
+	}
+}
+
+/* st_shndx and st_value of symbol @symi, which the caller has bounded. */
+static void sym_at(const struct dwrel *r, u64 symi, u32 *shndx, u64 *value)
+{
+	const u8 *p = r->sym + symi * (r->is64 ? 24 : 16);
+
+	if (r->is64) {
+		*shndx = (u32)rd(r, p + 6, 2);
+		*value = rd(r, p + 8, 8);
+	} else {
+		*shndx = (u32)rd(r, p + 14, 2);
+		*value = rd(r, p + 4, 4);
+	}
+}
+
+/**
+ * dwrel_check() - check every entry of a relocation section
+ * @r: the section, with all fields but @count, @err_off and @err_val set
+ *
+ * Each entry must have a type of the machine's that the resolver takes,
+ * lie wholly inside the target section without overlapping the one before,
+ * come after it, and name a symbol of the table that is defined in one of
+ * the object's sections.
+ *
+ * Return: 0 with @r->count set, or a negative DWREL_E_* code with the
+ * entry's offset in @r->err_off and the offending value in @r->err_val.
+ */
+int dwrel_check(struct dwrel *r)
+{
+	u64 esz = ent_size(r), ssz = r->is64 ? 24 : 16, i, n, nsym;
+	u64 next = 0;		/* first offset the next field may use */
+	u64 last = 0, rem;
+
+	r->count = 0;
+	if (type_size(r->machine, 1) < 0 && type_size(r->machine, 2) < 0 &&
+	    type_size(r->machine, 257) < 0)
+		return fail(r, DWREL_E_MACHINE, 0, r->machine);
+	n = div_small(r->rel_size, (u32)esz, &rem);
+	if (rem)
+		return fail(r, DWREL_E_SHAPE, r->rel_size, esz);
+	nsym = div_small(r->sym_size, (u32)ssz, &rem);
+	for (i = 0; i < n; i++) {
+		u64 off, symi, addend, value;
+		u32 type, shndx;
+		int size;
+
+		raw_entry(r, i, &off, &type, &symi, &addend);
+		size = type_size(r->machine, type);
+		if (size < 0)
+			return fail(r, DWREL_E_TYPE, i * esz, type);
+		if (off < last)
+			return fail(r, DWREL_E_ORDER, i * esz, off);
+		last = off;
+		if (!size)
+			continue;
+		if (off > r->target_size || (u64)size > r->target_size - off)
+			return fail(r, DWREL_E_OFFSET, i * esz, off);
+		if (off < next)
+			return fail(r, DWREL_E_ORDER, i * esz, off);
+		next = off + (u64)size;
+		if (symi >= nsym)
+			return fail(r, DWREL_E_SYMBOL, i * esz, symi);
+		sym_at(r, symi, &shndx, &value);
+		if (!shndx || shndx >= r->shnum || shndx >= DWREL_SHN_LORESERVE)
+			return fail(r, DWREL_E_SYMSEC, i * esz, shndx);
+	}
+	r->count = n;
+	return 0;
+}
+
+/**
+ * dwrel_entry() - resolve entry @i of a checked section
+ * @r: the section, checked by dwrel_check()
+ * @i: the entry, below @r->count
+ * @v: the field and its value
+ *
+ * Return: 0, or 1 if the entry is a NONE relocation (@v then unset).
+ */
+int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v)
+{
+	u64 off, symi, addend, value;
+	u32 type, shndx;
+	int size;
+
+	raw_entry(r, i, &off, &type, &symi, &addend);
+	size = type_size(r->machine, type);
+	if (size <= 0)
+		return 1;
+	sym_at(r, symi, &shndx, &value);
+	if (!r->rela)		/* REL: the addend is the field's contents */
+		addend = rd(r, r->target + off, (unsigned int)size);
+	if (r->bias)
+		value -= r->bias(r->bias_arg, shndx);
+	value += addend;
+	if (size == 4 || !r->is64)
+		value &= 0xffffffffU;
+	v->offset = off;
+	v->size = (u32)size;
+	v->shndx = shndx;
+	v->value = value;
+	return 0;
+}
+
+/**
+ * dwrel_find() - the relocated value of the field at an offset
+ * @r: the section, checked by dwrel_check()
+ * @offset: offset of the field in the target section
+ * @v: the field and its value
+ *
+ * O(log n): the entries are in order of offset.
+ *
+ * Return: 0, or 1 if no relocation applies at @offset.
+ */
+int dwrel_find(const struct dwrel *r, u64 offset, struct dwrel_value *v)
+{
+	u64 lo = 0, hi = r->count, off, symi, addend;
+	u32 type;
+
+	while (lo < hi) {
+		u64 mid = lo + ((hi - lo) >> 1);
+
+		raw_entry(r, mid, &off, &type, &symi, &addend);
+		if (off < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->count; lo++) {
+		raw_entry(r, lo, &off, &type, &symi, &addend);
+		if (off != offset)
+			return 1;
+		if (!dwrel_entry(r, lo, v))
+			return 0;
+	}
+	return 1;
+}
+
+const char *dwrel_strerror(int err)
+{
+	static const char *const msg[DWREL_E_MAX] = {
+		[DWREL_E_SHAPE] = "size is not a multiple of the entry size",
+		[DWREL_E_TYPE] = "relocation type not taken in a debug section",
+		[DWREL_E_OFFSET] = "relocation outside the section",
+		[DWREL_E_SYMBOL] = "symbol index past the symbol table",
+		[DWREL_E_SYMSEC] = "symbol not defined in a section",
+		[DWREL_E_ORDER] = "relocations not in order of offset",
+		[DWREL_E_MACHINE] = "machine not supported",
+	};
+
+	if (err < 0)
+		err = -err;
+	return err > 0 && err < DWREL_E_MAX && msg[err] ? msg[err] :
+	       "unknown error";
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dwarf_reloc.h - the relocations of a relocatable object's debug section
+ *
+ * One small resolver shared by lineloc (hosttool), its fuzz target and the
+ * kernel's module loader (kernel/module/lines.c).  It accepts only what a
+ * debug section needs: absolute data relocations of the four machines the
+ * project builds for (x86_64 R_X86_64_64/32/32S, i386 R_386_32, arm
+ * R_ARM_ABS32, arm64 R_AARCH64_ABS64/ABS32, and each machine's NONE).  It
+ * checks every entry (type, offset and size against the section, symbol
+ * index, symbol section) before anything uses one, and never writes: a
+ * reader asks for the value of the field at an offset.
+ *
+ * No allocation, no global state, no libc.  The entries must be in order of
+ * offset (as gas and ld -r write them): a section that is not is refused.
+ */
+#ifndef DWARF_RELOC_H
+#define DWARF_RELOC_H
+
+#include "ktypes.h"
+
+#define DWREL_EM_386		3
+#define DWREL_EM_ARM		40
+#define DWREL_EM_X86_64		62
+#define DWREL_EM_AARCH64	183
+
+enum {
+	DWREL_E_SHAPE = 1,	/* section size not a multiple of the entry */
+	DWREL_E_TYPE,		/* a type the resolver does not take (err_val) */
+	DWREL_E_OFFSET,		/* a field outside the section (err_val) */
+	DWREL_E_SYMBOL,		/* symbol index past the table (err_val) */
+	DWREL_E_SYMSEC,		/* symbol not in a section (err_val: shndx) */
+	DWREL_E_ORDER,		/* offsets not increasing (err_val) */
+	DWREL_E_MACHINE,	/* a machine the resolver does not know */
+	DWREL_E_MAX
+};
+
+/**
+ * struct dwrel - one relocation section and what it refers to
+ * @machine: e_machine
+ * @is64: ELFCLASS64
+ * @big_endian: ELFDATA2MSB
+ * @rela: SHT_RELA (addend in the entry), else SHT_REL (addend in place)
+ * @rel: the entries, @rel_size bytes
+ * @sym: the symbol table, @sym_size bytes
+ * @shnum: sections in the object: a symbol's st_shndx must be below it
+ * @target: the section the entries apply to, as in the file, @target_size
+ *	bytes (REL reads its addends there)
+ * @bias: if set, returns what to subtract from a symbol's st_value in
+ *	section @shndx to make it section-relative (the kernel's loader has
+ *	added each section's address to its symbols); NULL: st_value is
+ *	section-relative already, as in a relocatable file
+ * @bias_arg: passed to @bias
+ * @count: entries (set by dwrel_check())
+ * @err_off: on error, the offset of the bad entry in the section
+ * @err_val: on error, the offending value
+ */
+struct dwrel {
+	u16 machine;
+	bool is64;
+	bool big_endian;
+	bool rela;
+	const u8 *rel;
+	u64 rel_size;
+	const u8 *sym;
+	u64 sym_size;
+	u32 shnum;
+	const u8 *target;
+	u64 target_size;
+	u64 (*bias)(void *arg, u32 shndx);
+	void *bias_arg;
+	u64 count;
+	u64 err_off;
+	u64 err_val;
+};
+
+/* A resolved field: its value is @value bytes into section @shndx. */
+struct dwrel_value {
+	u64 offset;		/* of the field in the target section */
+	u32 size;		/* of the field: 4 or 8 */
+	u32 shndx;		/* the symbol's section */
+	u64 value;		/* section-relative: symbol + addend */
+};
+
+int dwrel_check(struct dwrel *r);
+int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v);
+int dwrel_find(const struct dwrel *r, u64 offset, struct dwrel_value *v);
+const char *dwrel_strerror(int err);
+
+#endif /* DWARF_RELOC_H */

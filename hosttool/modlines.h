@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modlines.h - a module's line tables, built from its own .debug_line
+ *
+ * The kernel's module loader (kernel/module/lines.c) runs this at load
+ * time, and lineloc --via-table runs the same source on a .ko file: decode
+ * each line program with dwarf_line.c, relocate its fields with
+ * dwarf_reloc.c (without writing the section), map each sequence to the
+ * loaded section it describes, and encode the rows of the core text and of
+ * the init text as two compact tables (linetab_enc.c), offsets from the
+ * start of each region.
+ *
+ * Paths: a file's directory and name are joined (DWARF 5: a relative
+ * directory is relative to directory 0, the compilation directory) and
+ * normalised lexically.  Then the roots of the kernel tree are stripped:
+ * whatever precedes "include/linux" in a directory of the module's line
+ * tables (not under /usr/) is a root, and when there is one, so are the
+ * compilation directories.  Paths under no root keep their full form (an
+ * out-of-tree module's own sources, built with M=, are absolute).
+ *
+ * No libc, no global state; memory from the caller's allocator, bounded by
+ * the sizes of the sections.
+ */
+#ifndef MODLINES_H
+#define MODLINES_H
+
+#include "ktypes.h"
+#include "dwarf_line.h"
+#include "dwarf_reloc.h"
+#include "linetab.h"
+
+/* Where a section's rows go. */
+enum {
+	MODLINES_NONE,		/* dropped: not text that stays loaded */
+	MODLINES_CORE,		/* the core text */
+	MODLINES_INIT,		/* the init text */
+};
+
+#define MODLINES_PATH_MAX	4096	/* longest path taken */
+#define MODLINES_ROOTS		8	/* roots of the kernel tree stripped */
+#define MODLINES_ROOT_MAX	512	/* longest root */
+
+/**
+ * struct modlines_sec - a section of the object, by section index
+ * @region: MODLINES_CORE, MODLINES_INIT or MODLINES_NONE
+ * @base: offset of the section's start from its region's start
+ * @size: the section's size
+ */
+struct modlines_sec {
+	u8 region;
+	u64 base;
+	u64 size;
+};
+
+/**
+ * struct modlines_in - what modlines_build() reads
+ * @dl: .debug_line, .debug_line_str, .debug_str and the byte order (its
+ *	@reloc is set by modlines_build())
+ * @rel: the checked relocations of .debug_line (dwrel_check()), or NULL
+ * @secs: one entry per section index, @nsecs of them
+ * @mem: the allocator, of the work space and of the tables
+ * @block_rows: rows per block of the tables
+ * @yield: NULL, or called between line programs (the kernel reschedules)
+ */
+struct modlines_in {
+	struct dwarf_line_ctx dl;
+	const struct dwrel *rel;
+	const struct modlines_sec *secs;
+	u32 nsecs;
+	const struct linetab_alloc *mem;
+	u32 block_rows;
+	void (*yield)(void);
+};
+
+/**
+ * struct modlines_out - the tables, and what was kept
+ * @tab: the core and init tables (index MODLINES_CORE - 1, INIT - 1), or
+ *	NULL where no row was kept; free them with @mem
+ * @size: their sizes
+ * @rows: rows given to the encoder for each
+ * @units: line programs read
+ * @seqs: sequences read
+ * @dropped: sequences dropped: no relocation of their address, or not in
+ *	loaded text, or a row outside their section
+ * @err_off: on error, the .debug_line offset where it was found
+ * @err_val: on error, the offending value
+ */
+struct modlines_out {
+	u8 *tab[2];
+	size_t size[2];
+	u32 rows[2];
+	u32 units;
+	u32 seqs;
+	u32 dropped;
+	u64 err_off;
+	u64 err_val;
+};
+
+enum {
+	MODLINES_E_NOMEM = 1,
+	MODLINES_E_DWARF,	/* the line program is malformed (dl.err_*) */
+	MODLINES_E_PATH,	/* a path longer than MODLINES_PATH_MAX */
+	MODLINES_E_LIMIT,	/* more rows or path bytes than the sizes allow */
+	MODLINES_E_ENCODE,	/* the encoder refused (err_val) */
+	MODLINES_E_MAX
+};
+
+int modlines_build(struct modlines_in *in, struct modlines_out *out);
+void modlines_free(const struct linetab_alloc *mem, struct modlines_out *out);
+const char *modlines_strerror(int err);
+void modlines_normalize(char *path);
+
+#endif /* MODLINES_H */

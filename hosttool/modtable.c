@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modtable.c - lineloc --via-table -e FILE.ko [-j SECTION]: answers through
+ * the line table that kernel/module/lines.c would build for the module at
+ * load time, from the same sources (dwarf_reloc.c, dwarf_line.c,
+ * modlines.c, linetab_enc.c, linetab_dec.c).  Addresses are offsets in
+ * SECTION (.text if none is named), as for binutils' addr2line -j.
+ */
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "lineloc.h"
+#include "modes.h"
+#include "modlines.h"
+#include "modtable.h"
+
+/* Contents of section @name, NULL if none; a compressed one is refused. */
+static uint8_t *mt_section(struct elf *e, const char *name, uint64_t *size)
+{
+	int i = elf_find(e, name);
+
+	*size = 0;
+	if (i < 0)
+		return NULL;
+	if (e->sec[i].flags & SHF_COMPRESSED)
+		die(e->path, at(name, 0),
+		    "compressed section: the module loader keeps no line table for it");
+	*size = e->sec[i].size;
+	return elf_raw(e, (uint32_t)i);
+}
+
+static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
+{
+	struct linetab_loc loc;
+	uint64_t a;
+
+	if (!tab || !parse_addr(arg, &a) || a > 0xffffffffU ||
+	    linetab_lookup(tab, size, (u32)a, &loc)) {
+		out_str("??:0\n");
+		return;
+	}
+	out_mem(loc.dir, loc.dir_len);
+	out_mem(loc.name, loc.name_len);
+	out_mem(":", 1);
+	out_dec(loc.line);
+	out_mem("\n", 1);
+}
+
+/**
+ * do_via_module() - answer -e through a module's load-time line table
+ * @e: the module, opened
+ * @jsec: the section the addresses are offsets in, or NULL for .text
+ * @block: rows per block
+ * @addrs: the addresses, hex; none: one a line on stdin
+ * @naddrs: how many
+ */
+void do_via_module(struct elf *e, const char *jsec, uint32_t block,
+		   char **addrs, int naddrs)
+{
+	struct modlines_in in = { 0 };
+	struct modlines_out res;
+	struct modlines_sec *secs;
+	struct dwrel rel = { 0 };
+	uint8_t *line, *line_str, *str, *rd = NULL, *sd = NULL;
+	uint64_t line_size, line_str_size, str_size;
+	int li, ji, err, i;
+	uint32_t k;
+
+	if (!jsec)
+		jsec = ".text";
+	ji = elf_find(e, jsec);
+	if (ji < 0)
+		die(e->path, NULL, "no section %s", jsec);
+	li = elf_find(e, ".debug_line");
+	if (li < 0)
+		die(e->path, NULL, "no .debug_line");
+	line = mt_section(e, ".debug_line", &line_size);
+	line_str = mt_section(e, ".debug_line_str", &line_str_size);
+	str = mt_section(e, ".debug_str", &str_size);
+	for (k = 1; k < e->shnum; k++) {
+		struct section *r = &e->sec[k];
+
+		if ((r->type != SHT_REL && r->type != SHT_RELA) ||
+		    r->info != (uint32_t)li)
+			continue;
+		if (r->link >= e->shnum || e->sec[r->link].type != SHT_SYMTAB)
+			die(e->path, at(r->name, 0), "bad symbol table link %u",
+			    r->link);
+		elf_check_in_file(e, k, r->name);
+		rd = elf_raw(e, k);
+		sd = elf_raw(e, r->link);
+		rel.machine = e->machine;
+		rel.is64 = e->is64;
+		rel.big_endian = e->big;
+		rel.rela = r->type == SHT_RELA;
+		rel.rel = rd;
+		rel.rel_size = r->size;
+		rel.sym = sd;
+		rel.sym_size = e->sec[r->link].size;
+		rel.shnum = e->shnum;
+		rel.target = line;
+		rel.target_size = line_size;
+		err = dwrel_check(&rel);
+		if (err)
+			die(e->path, at(r->name, rel.err_off), "%s (%" PRIu64 ")",
+			    dwrel_strerror(err), rel.err_val);
+		in.rel = &rel;
+		break;
+	}
+	secs = xcalloc(e->shnum, sizeof(*secs));
+	secs[ji].region = MODLINES_CORE;
+	secs[ji].size = e->sec[ji].size;
+	in.dl.line = line;
+	in.dl.line_size = line_size;
+	in.dl.line_str = line_str;
+	in.dl.line_str_size = line_str_size;
+	in.dl.str = str;
+	in.dl.str_size = str_size;
+	in.dl.big_endian = e->big;
+	in.secs = secs;
+	in.nsecs = e->shnum;
+	in.mem = &linetab_libc_alloc;
+	in.block_rows = block;
+	err = modlines_build(&in, &res);
+	if (err)
+		die(e->path, at(".debug_line", res.err_off), "%s (%" PRIu64 ")",
+		    modlines_strerror(err), res.err_val);
+	if (getenv("LINELOC_DEBUG"))
+		fprintf(stderr, "units %u seqs %u dropped %u rows %u bytes %zu\n",
+			res.units, res.seqs, res.dropped, res.rows[0], res.size[0]);
+	for (i = 0; i < naddrs; i++)
+		mt_answer(res.tab[0], res.size[0], addrs[i]);
+	if (!naddrs) {
+		char buf[256];
+
+		while (fgets(buf, sizeof(buf), stdin)) {
+			mt_answer(res.tab[0], res.size[0], buf);
+			out_flush();
+			fflush(out);
+		}
+	}
+	modlines_free(&linetab_libc_alloc, &res);
+	free(secs);
+	free(rd);
+	free(sd);
+	free(line);
+	free(line_str);
+	free(str);
+}
