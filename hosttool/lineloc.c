@@ -48,7 +48,8 @@ static const char usage[] =
 	"       lineloc [options] --stats FILE\n"
 	"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
 	"       lineloc [options] --kernel-table FILE     vmlinux's compact tables\n"
-	"       lineloc [options] --table-size FILE       what they cost\n"
+	"       lineloc [options] --table-size FILE       what they cost (of a .ko:\n"
+	"                                                 its load-time tables)\n"
 	"       lineloc [options] --table-check FILE      they against the rows\n"
 	"       lineloc [options] --via-table -e FILE [-j SECTION] [ADDR...]\n"
 	"       lineloc --check-anchors FILE FINAL        same text layout\n"
@@ -281,13 +282,16 @@ int main(int argc, char **argv)
 	out = stdout;
 	if (outpath)
 		open_output(outpath);
-	if (via) {
+	if (via || mode == TSIZE) {
 		static struct elf e;
 
 		elf_open(&e, file);
 		if (e.type == ET_REL) {
-			do_via_module(&e, jsec, (uint32_t)block, argv + optind,
-				      argc - optind);
+			if (via)
+				do_via_module(&e, jsec, (uint32_t)block,
+					      argv + optind, argc - optind);
+			else
+				do_module_table_size(&e, (uint32_t)block);
 			close_output(outpath);
 			return 0;
 		}

@@ -53,6 +53,11 @@ struct enc {
 	u32 code[LINETAB_NCTX][LINETAB_MAX_SYMS];
 	u32 *newcnt;		/* per file: blocks it is new in */
 	bool count_only;
+	/* make_code()'s work space: too big for a kernel stack */
+	u64 hw[2 * LINETAB_MAX_SYMS];
+	int hparent[2 * LINETAB_MAX_SYMS];
+	bool hlive[2 * LINETAB_MAX_SYMS];
+	u32 hcnt[LINETAB_MAX_SYMS];
 };
 
 #define LT_RAW		0xff	/* symbol "context" of raw bits */
@@ -275,10 +280,10 @@ addr:
 /* Huffman code lengths of at most LINETAB_MAX_LEN bits for one context. */
 static void make_code(struct enc *e, u32 c)
 {
-	u64 w[2 * LINETAB_MAX_SYMS];
-	int parent[2 * LINETAB_MAX_SYMS];
-	bool live[2 * LINETAB_MAX_SYMS];
-	u32 cnt[LINETAB_MAX_SYMS], s, n, nodes, a, b, i, len, max, code;
+	u64 *w = e->hw;
+	int *parent = e->hparent;
+	bool *live = e->hlive;
+	u32 *cnt = e->hcnt, s, n, nodes, a, b, i, len, max, code;
 
 	for (s = 0; s < LINETAB_MAX_SYMS; s++) {
 		cnt[s] = e->cnt[c][s];

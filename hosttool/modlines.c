@@ -689,6 +689,7 @@ static int ml_encode(struct ml_state *s)
 			      -MODLINES_E_ENCODE;
 		}
 		s->out->rows[k] = (u32)s->rows[k].n;
+		s->out->fixed[k] = err ? 0 : st.header + st.codes;
 	}
 	ml_free(s->mem, paths);
 	return err;

@@ -78,6 +78,8 @@ struct modlines_in {
  *	NULL where no row was kept; free them with @mem
  * @size: their sizes
  * @rows: rows given to the encoder for each
+ * @fixed: bytes of each table that do not grow with its rows: the header
+ *	and the prefix codes
  * @units: line programs read
  * @seqs: sequences read
  * @dropped: sequences dropped: no relocation of their address, or not in
@@ -89,6 +91,7 @@ struct modlines_out {
 	u8 *tab[2];
 	size_t size[2];
 	u32 rows[2];
+	size_t fixed[2];
 	u32 units;
 	u32 seqs;
 	u32 dropped;

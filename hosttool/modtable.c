@@ -49,31 +49,20 @@ static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
 	out_mem("\n", 1);
 }
 
-/**
- * do_via_module() - answer -e through a module's load-time line table
- * @e: the module, opened
- * @jsec: the section the addresses are offsets in, or NULL for .text
- * @block: rows per block
- * @addrs: the addresses, hex; none: one a line on stdin
- * @naddrs: how many
+/*
+ * Build the module's tables as the loader does, with the sections placed
+ * by @secs (one per section index).
  */
-void do_via_module(struct elf *e, const char *jsec, uint32_t block,
-		   char **addrs, int naddrs)
+static void mt_build(struct elf *e, const struct modlines_sec *secs,
+		     uint32_t block, struct modlines_out *res)
 {
 	struct modlines_in in = { 0 };
-	struct modlines_out res;
-	struct modlines_sec *secs;
 	struct dwrel rel = { 0 };
 	uint8_t *line, *line_str, *str, *rd = NULL, *sd = NULL;
 	uint64_t line_size, line_str_size, str_size;
-	int li, ji, err, i;
+	int li, err;
 	uint32_t k;
 
-	if (!jsec)
-		jsec = ".text";
-	ji = elf_find(e, jsec);
-	if (ji < 0)
-		die(e->path, NULL, "no section %s", jsec);
 	li = elf_find(e, ".debug_line");
 	if (li < 0)
 		die(e->path, NULL, "no .debug_line");
@@ -110,9 +99,6 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 		in.rel = &rel;
 		break;
 	}
-	secs = xcalloc(e->shnum, sizeof(*secs));
-	secs[ji].region = MODLINES_CORE;
-	secs[ji].size = e->sec[ji].size;
 	in.dl.line = line;
 	in.dl.line_size = line_size;
 	in.dl.line_str = line_str;
@@ -124,13 +110,41 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 	in.nsecs = e->shnum;
 	in.mem = &linetab_libc_alloc;
 	in.block_rows = block;
-	err = modlines_build(&in, &res);
+	err = modlines_build(&in, res);
 	if (err)
-		die(e->path, at(".debug_line", res.err_off), "%s (%" PRIu64 ")",
-		    modlines_strerror(err), res.err_val);
-	if (getenv("LINELOC_DEBUG"))
-		fprintf(stderr, "units %u seqs %u dropped %u rows %u bytes %zu\n",
-			res.units, res.seqs, res.dropped, res.rows[0], res.size[0]);
+		die(e->path, at(".debug_line", res->err_off), "%s (%" PRIu64 ")",
+		    modlines_strerror(err), res->err_val);
+	free(rd);
+	free(sd);
+	free(line);
+	free(line_str);
+	free(str);
+}
+
+/**
+ * do_via_module() - answer -e through a module's load-time line table
+ * @e: the module, opened
+ * @jsec: the section the addresses are offsets in, or NULL for .text
+ * @block: rows per block
+ * @addrs: the addresses, hex; none: one a line on stdin
+ * @naddrs: how many
+ */
+void do_via_module(struct elf *e, const char *jsec, uint32_t block,
+		   char **addrs, int naddrs)
+{
+	struct modlines_out res;
+	struct modlines_sec *secs;
+	int ji, i;
+
+	if (!jsec)
+		jsec = ".text";
+	ji = elf_find(e, jsec);
+	if (ji < 0)
+		die(e->path, NULL, "no section %s", jsec);
+	secs = xcalloc(e->shnum, sizeof(*secs));
+	secs[ji].region = MODLINES_CORE;
+	secs[ji].size = e->sec[ji].size;
+	mt_build(e, secs, block, &res);
 	for (i = 0; i < naddrs; i++)
 		mt_answer(res.tab[0], res.size[0], addrs[i]);
 	if (!naddrs) {
@@ -144,9 +158,50 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 	}
 	modlines_free(&linetab_libc_alloc, &res);
 	free(secs);
-	free(rd);
-	free(sd);
-	free(line);
-	free(line_str);
-	free(str);
+}
+
+/**
+ * do_module_table_size() - what a module's load-time tables cost
+ * @e: the module, opened
+ * @block: rows per block
+ *
+ * The text sections are placed as the loader places them: .init* in the
+ * init layout, the others in the core, each at its alignment.
+ */
+void do_module_table_size(struct elf *e, uint32_t block)
+{
+	struct modlines_out res;
+	struct modlines_sec *secs;
+	uint64_t end[2] = { 0, 0 }, line = 0;
+	char buf[256];
+	uint32_t k;
+	int li = elf_find(e, ".debug_line");
+
+	if (li >= 0)
+		line = e->sec[li].size;
+	secs = xcalloc(e->shnum, sizeof(*secs));
+	for (k = 1; k < e->shnum; k++) {
+		const struct section *s = &e->sec[k];
+		int r = !strncmp(s->name, ".init", 5);
+		uint64_t a = 16;	/* at least any text section's alignment */
+
+		if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+		    (SHF_ALLOC | SHF_EXECINSTR))
+			continue;
+		end[r] = (end[r] + a - 1) & ~(a - 1);
+		secs[k].region = r ? MODLINES_INIT : MODLINES_CORE;
+		secs[k].base = end[r];
+		secs[k].size = s->size;
+		end[r] += s->size;
+	}
+	if (li < 0)
+		die(e->path, NULL, "no .debug_line");
+	mt_build(e, secs, block, &res);
+	snprintf(buf, sizeof(buf),
+		 "module table: %u + %u rows, %zu + %zu bytes (core + init), of which %zu fixed, %u sequences, %u dropped, from %" PRIu64 " bytes of .debug_line\n",
+		 res.rows[0], res.rows[1], res.size[0], res.size[1],
+		 res.fixed[0] + res.fixed[1], res.seqs, res.dropped, line);
+	out_str(buf);
+	modlines_free(&linetab_libc_alloc, &res);
+	free(secs);
 }

@@ -12,5 +12,6 @@
 
 void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 		   char **addrs, int naddrs);
+void do_module_table_size(struct elf *e, uint32_t block);
 
 #endif /* MODTABLE_H */

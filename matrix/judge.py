@@ -46,13 +46,28 @@ class Cell:
 
 
 def planned_triggers(plan):
+    """The triggers a plan fires, in order: "init" where it loads lltest
+    with init_warn=1, then each write to a trigger file."""
     out = []
     with open(plan) as f:
         for line in f:
+            if re.match(r'^insmod /lltest\.ko .*\binit_warn=1\b', line):
+                out.append('init')
             m = TRIGGER_WRITE.match(line.strip())
-            if m:
+            if m and m.group(1) not in ('loc', 'loc_init'):
                 out.append(m.group(1))
     return out
+
+
+def strip_path(loc, strip):
+    """A path:line as the kernel prints it: the tree roots stripped."""
+    path, _, num = loc.rpartition(':')
+    path = os.path.normpath(path) if path not in ('??', '') else '??'
+    for pre in sorted(strip, key=len, reverse=True):
+        if path.startswith(pre):
+            path = path[len(pre):]
+            break
+    return '%s:%s' % (path, num)
 
 
 def is_subsequence(want, seq):
@@ -61,12 +76,15 @@ def is_subsequence(want, seq):
 
 
 class Oracle:
-    """Source line of a module address: the target's addr2line -j .text
-    (it applies the target's REL/RELA relocations) and llvm-symbolizer."""
+    """Source line of a module address: the target's addr2line -j SECTION
+    (it applies the target's REL/RELA relocations) for every section, and
+    llvm-symbolizer for .text (LLVM 14 cannot tell .init.text from .text
+    in a relocatable object)."""
 
     def __init__(self, ko, addr2line, nm, objdump, thumb):
         self.ko, self.addr2line = ko, addr2line
         self.syms = {}
+        self.section = {}       # function name -> its section
         self.text = []          # (value, name) of the functions in .text
         out = subprocess.run([nm, '--defined-only', ko], capture_output=True,
                              text=True, check=True).stdout
@@ -78,9 +96,12 @@ class Oracle:
                 self.syms[parts[2]] = int(parts[0], 16) & ~(1 if thumb else 0)
         out = subprocess.run([objdump, '-t', ko], capture_output=True, text=True).stdout
         for line in out.splitlines():
-            m = re.match(r'^([0-9a-f]+) .{6}F \.text\s+[0-9a-f]+ (\S+)$', line)
+            m = re.match(r'^([0-9a-f]+) .{6}F (\.\S+)\s+[0-9a-f]+ (\S+)$', line)
             if m:
-                self.text.append((int(m.group(1), 16) & ~(1 if thumb else 0), m.group(2)))
+                self.section[m.group(3)] = m.group(2)
+                if m.group(2) == '.text':
+                    self.text.append((int(m.group(1), 16) & ~(1 if thumb else 0),
+                                      m.group(3)))
 
     def function_at(self, addr):
         """The .text function that holds offset @addr, or None."""
@@ -101,9 +122,12 @@ class Oracle:
         addr = self.syms[sym] + off
         if back:
             addr = (addr & ~1 if thumb else addr) - 1
+        sec = self.section.get(sym, '.text')
         a2l = self._first(subprocess.run(
-            [self.addr2line, '-e', self.ko, '-j', '.text', '%#x' % addr],
+            [self.addr2line, '-e', self.ko, '-j', sec, '%#x' % addr],
             capture_output=True, text=True).stdout)
+        if sec != '.text':
+            return addr, a2l, '?? (not .text)'
         llvm = subprocess.run(
             ['llvm-symbolizer', '--obj=' + self.ko, '--output-style=GNU',
              '--no-inlines', '--functions=none', '%#x' % addr],
@@ -157,7 +181,8 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
         for f in FRAME.finditer(l):
             if not frames or frames[-1] != f.group(1):
                 frames.append(f.group(1))
-    cell.check('%s: backtrace' % name, is_subsequence(CHAIN, frames),
+    if name != 'init':      # module_init runs from do_init_module
+        cell.check('%s: backtrace' % name, is_subsequence(CHAIN, frames),
                '%d frames, chain %s' % (len(frames),
                                         'in order' if is_subsequence(CHAIN, frames)
                                         else 'missing: want %s in %s' % (CHAIN, frames[:12])))
@@ -165,7 +190,7 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
     # The frame whose source line the trigger announced, and how to look it
     # up: a faulting PC as is, a return address at - 1 (the call).
     pick = None
-    if name == 'warn':
+    if name in ('warn', 'init'):
         w = [WARNING.search(l) for l in seg]
         w = [x for x in w if x]
         if cell.check('%s: WARNING line' % name, len(w) == 1 and
@@ -208,6 +233,14 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
     # ?? for a relocatable object (LLVM 14), which is said, never hidden.
     ok = a2l == where and (llvm == where or llvm.startswith('??'))
     cell.check('%s: source line' % name, ok, detail)
+    # The kernel's own location of that frame, wherever the trace prints it
+    # (module line locations are on in both configurations).
+    want = strip_path(where, a.strip)
+    printed = [m for l in seg for m in LOCATED.finditer(l)
+               if m.group(1) == sym and int(m.group(2), 16) == off]
+    got = sorted(set('%s:%s' % (m.group(5), m.group(6)) for m in printed))
+    cell.check('%s: printed location is the marker' % name, got == [want],
+               '%s+%#x printed %s, marker %s' % (sym, off, got or 'no location', want))
 
 
 LOC = re.compile(r'^lltest: loc ' + FRAME.pattern)
@@ -363,6 +396,49 @@ def judge_locations(cell, lines, a, figures):
             syms.address(pcs[0][1], pcs[0][2], pcs[0][3]))
         cell.check('lkdtm %s: faulting PC located' % crash, ok,
                    '%s+%#x (%s)' % (pcs[0][1], pcs[0][2], pcs[0][5]) if pcs else 'no PC frame')
+
+
+def judge_module_frames(cell, lines, a, oracle, syms, figures):
+    """Every lltest frame agrees with the oracles on the .ko: printed with
+    a location, the one addr2line -j SECTION gives at the same section
+    offset (the pc as is, a return address at - 1, Thumb bit dropped),
+    and printed without one only where addr2line has none.  Module line
+    locations are on in both configurations.  After init, the init WARN's
+    address (loc_init) has no location."""
+    if oracle is None or syms is None:
+        return
+    seen = located = agree = 0
+    bad = []
+    cache = {}
+    for i, m, exact in trace_frames(lines, a.facts, syms.in_entry_text):
+        if m.group(4) != 'lltest' or m.group(1) not in oracle.syms:
+            continue
+        key = (m.group(1), int(m.group(2), 16), 0 if exact else 1)
+        if key not in cache:
+            addr, a2l, _ = oracle.lookup(key[0], key[1], key[2], a.thumb)
+            cache[key] = strip_path(a2l, a.strip) if a2l and not a2l.startswith('??') \
+                else None
+        want = cache[key]
+        loc = LOCATED.match(lines[i], m.start())
+        got = '%s:%s' % (loc.group(5), loc.group(6)) if loc else None
+        seen += 1
+        if got:
+            located += 1
+        if got == want:
+            agree += int(got is not None)
+        else:
+            bad.append('%s+%#x%s: printed %s, addr2line %s' % (
+                key[0], key[1], '' if exact else ' -1', got, want))
+    figures['module_frames'] = {'seen': seen, 'located': located, 'agreeing': agree}
+    print('[%s] module frames: %d seen, %d located, %d agreeing with addr2line' % (
+        a.arch, seen, located, agree))
+    cell.check('module frames: locations agree with addr2line', located > 0 and not bad,
+               '%d/%d of %d%s' % (agree, located, seen, '; ' + '; '.join(bad[:3]) if bad else ''))
+    after = [l for l in lines if re.match(r'^lltest: loc_init ', l)]
+    if after:
+        cell.check('module init text: no location after init',
+                   not LOCATED.search(after[0]) and not re.search(r'\(\S+:\d+\)', after[0]),
+                   after[0])
 
 
 def judge_table(cell, a, figures):
@@ -573,12 +649,14 @@ def judge(a):
     figures = {}
     if a.vmlinux and lines:
         judge_common(cell, lines, a, figures)
+        judge_module_frames(cell, lines, a, oracle, syms, figures)
         if a.variant == 'on':
             judge_locations(cell, lines, a, figures)
             judge_table(cell, a, figures)
         else:
-            loc = [l for l in lines if LOCATED.search(l)]
-            cell.check('no locations with the option off', not loc, loc[0] if loc else '')
+            loc = [l for l in lines if (m := LOCATED.search(l)) and m.group(4) != 'lltest']
+            cell.check('no vmlinux locations with the option off', not loc,
+                       loc[0] if loc else '')
     res = cells.result(a.arch, a.variant, cell.checks, figures, boot=boot,
                        seconds=a.seconds, reason=reason)
     cells.write_result(a.out, res)

@@ -6,7 +6,9 @@
 # the very line the kernel printed is reported, not required: the script
 # looks a return address up as is, the kernel at the call before it (as
 # llvm-symbolizer agrees in the matrix).  The pristine script is run on the
-# same input for comparison.  Run after the matrix.
+# same input for comparison.  Module frames ("[lltest]", located by the
+# kernel from the module's own .debug_line) decode through the module that
+# was loaded, found in the boot's kernel folder.  Run after the matrix.
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/../../matrix/lib.sh"
@@ -24,10 +26,10 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 	python3 "$top/matrix/console.py" located "$log" > "$in"
 	n=$(wc -l < "$in")
 	CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
-		< "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt"
+		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt"
 	git -C "$SRC" show pristine:scripts/decode_stacktrace.sh > "$RESULTS/on/decode-pristine.sh"
 	CROSS_COMPILE=$CROSS_COMPILE bash "$RESULTS/on/decode-pristine.sh" "$vmlinux" "$SRC" \
-		< "$in" > "$RESULTS/on/decode-pristine-out.txt" 2>/dev/null
+		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-pristine-out.txt" 2>/dev/null
 	res=$(python3 - "$in" "$RESULTS/on/decode-out.txt" "$RESULTS/on/decode-pristine-out.txt" <<'PY'
 import re, sys
 src = open(sys.argv[1]).read().splitlines()
@@ -62,7 +64,7 @@ PY
 		sed -E 's/^ *([^ ]+) from ([^ ]+) \(([^ ()]+)\)$/[<00000000>] (\1) from [<00000000>] (\2 (\3))/' \
 			"$in" > "$RESULTS/on/decode-verbose-in.txt"
 		CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
-			< "$RESULTS/on/decode-verbose-in.txt" > "$RESULTS/on/decode-verbose-out.txt" 2>/dev/null
+			"$OBJ/variant-on" < "$RESULTS/on/decode-verbose-in.txt" > "$RESULTS/on/decode-verbose-out.txt" 2>/dev/null
 		plain=$(grep -oE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-out.txt" | sort | md5sum)
 		verbose=$(grep -oE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt" | sort | md5sum)
 		nv=$(grep -cE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt")

@@ -623,6 +623,28 @@ def check_dwarfdump(name, f, rws=None):
     return ok
 
 
+def via_module(f, addrs, sec=None):
+    """Answers through the table the kernel's module loader would build
+    (lineloc --via-table on a relocatable object), or None."""
+    inp = ''.join('%x\n' % a for a in addrs).encode()
+    rc, out, err = run([LL, '--via-table', '-e', f] + (['-j', sec] if sec else []), inp)
+    return (out.splitlines(), '') if rc == 0 else (None, err.strip())
+
+
+def check_via_module(name, f, sec, addrs, ours):
+    """The module loader's table answers as lineloc's rows do.  Paths are
+    compared by file name: without .debug_info the loader cannot join a
+    DWARF 2-4 directory to the compilation directory (it strips it anyway
+    in a kernel tree)."""
+    via, err = via_module(f, addrs, sec)
+    if via is None or len(via) != len(ours):
+        return result(False, '%s: --via-table (module loader)' % name, err[-200:])
+    short = lambda x: '%s:%s' % (os.path.basename(x.rpartition(':')[0]), x.rpartition(':')[2])
+    bad = [(hex(a), x, y) for a, x, y in zip(addrs, via, ours) if short(x) != short(y)]
+    result(not bad, '%s: --via-table (module loader) == -e' % name,
+           '%d addresses%s' % (len(addrs), '; differ: %s' % bad[:3] if bad else ''))
+
+
 def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
     """Relocatable object: llvm-symbolizer for .text offsets, addr2line -j
     for every section.  An address where neither agrees must be explained
@@ -637,6 +659,7 @@ def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
         if ours is None:
             result(False, '%s %s' % (name, sec), 'lineloc failed')
             continue
+        check_via_module('%s %s' % (name, sec), f, sec, addrs, ours)
         ends = [r[2] for r in rws if r[3] == sec and r[4]]
         last_end = max(ends) if ends else 0
         spans, start = [], None
@@ -1440,6 +1463,58 @@ def test_debian(work, rnd):
             continue
         check_rel(name, m, parse_rows(text), 'addr2line', rnd, n_random=60)
         same32(name + ' i686 == x86_64', ['--rows', m])
+    check_debian_modules(mods, rnd)
+
+
+def text_size(f):
+    rc, out, _ = run(['readelf', '-SW', f])
+    for l in out.splitlines():
+        m = re.search(r'\] \.text\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)', l)
+        if m:
+            return int(m.group(1), 16)
+    return 0
+
+
+def check_debian_modules(mods, rnd):
+    """The module loader's tables of Debian's modules (issue 11): at every
+    offset of .text they answer as lineloc -e -j .text, paths and all; and
+    what they cost, aggregated."""
+    pick = rnd.sample(mods, min(len(mods), 8 if QUICK else 40))
+    rows = size = fixed = 0
+    same = total = 0
+    bad = []
+    for m in pick:
+        p = subprocess.run([LL, '--table-size', m], capture_output=True, text=True)
+        t = re.search(r'module table: (\d+) \+ (\d+) rows, (\d+) \+ (\d+) bytes '
+                      r'\(core \+ init\), of which (\d+) fixed', p.stdout)
+        if not t:
+            bad.append('%s: %s' % (os.path.basename(m), p.stderr.strip()[-100:]))
+            continue
+        r0, r1, b0, b1, fx = map(int, t.groups())
+        rows += r0 + r1
+        size += b0 + b1
+        fixed += fx
+        n = text_size(m)
+        addrs = list(range(n)) if n <= 20000 else sorted(rnd.sample(range(n), 20000))
+        ours, err = lineloc_e(m, addrs, '.text', extra=())
+        via, err2 = via_module(m, addrs, '.text')
+        if ours is None or via is None:
+            bad.append('%s: %s' % (os.path.basename(m), (err or err2)[-100:]))
+            continue
+        total += len(addrs)
+        d = [(hex(a), x, y) for a, x, y in zip(addrs, via, ours) if x != y]
+        same += len(addrs) - len(d)
+        if d:
+            bad.append('%s: %s' % (os.path.basename(m), d[:2]))
+    result(not bad and total > 0,
+           'Debian modules: %d modules\' load-time tables == lineloc -e -j .text' % len(pick),
+           '%d/%d offsets identical%s' % (same, total, '; ' + '; '.join(bad[:3]) if bad else ''))
+    # A table's fixed bytes (header, prefix codes) do not grow with rows.
+    per = (size - fixed) / rows if rows else 0
+    result(rows > 0 and per <= 2.5,
+           'Debian modules: load-time tables at most 2.5 B/row, fixed bytes apart',
+           '%d rows in %d bytes (%d fixed): %.2f B/row all-in, %.2f B/row beyond the fixed'
+           % (rows, size, fixed, size / rows if rows else 0, per))
 
 
 # ---------------------------------------------------------------------------

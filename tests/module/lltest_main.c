@@ -15,6 +15,11 @@
  *
  * Writing an address in hex to /sys/kernel/debug/lltest/loc prints it with
  * its location, "lltest: loc <symbol> (<path:line>)", or without one.
+ *
+ * Loaded with init_warn=1, the module's init WARNs (trigger "init", in
+ * .init.text); writing to /sys/kernel/debug/lltest/loc_init then prints
+ * the address of that WARN again, "lltest: loc_init <address>", which has
+ * no location once init memory is freed.
  */
 #define pr_fmt(fmt) "lltest: " fmt
 
@@ -216,6 +221,23 @@ static const struct file_operations lltest_loc_fops = {
 	.write = lltest_loc_write,
 };
 
+static bool init_warn;
+module_param(init_warn, bool, 0444);
+MODULE_PARM_DESC(init_warn, "WARN in the module's init");
+static unsigned long lltest_init_pc;
+
+static ssize_t lltest_loc_init_write(struct file *file, const char __user *buf,
+				     size_t count, loff_t *ppos)
+{
+	pr_info("loc_init %pSl\n", (void *)lltest_init_pc);
+	return count;
+}
+
+static const struct file_operations lltest_loc_init_fops = {
+	.owner = THIS_MODULE,
+	.write = lltest_loc_init_write,
+};
+
 static struct dentry *lltest_dir;
 
 static int __init lltest_init(void)
@@ -227,6 +249,13 @@ static int __init lltest_init(void)
 		debugfs_create_file(lltest_names[k], 0200, lltest_dir,
 				    (void *)k, &lltest_fops);
 	debugfs_create_file("loc", 0200, lltest_dir, NULL, &lltest_loc_fops);
+	debugfs_create_file("loc_init", 0200, lltest_dir, NULL,
+			    &lltest_loc_init_fops);
+	if (init_warn) {
+		lltest_init_pc = _THIS_IP_;
+		pr_info("init fires at %s:%d\n", __FILE__, __LINE__ + 1);
+		WARN_ON(READ_ONCE(init_warn));
+	}
 	return 0;
 }
 
