@@ -270,6 +270,7 @@ static int ml_unit_tables(struct ml_state *s, const struct dwarf_line_unit *u,
 
 	/* Each entry takes a byte at least: the counts are bounded. */
 	if (u->dir_count > room || u->file_count > room) {
+		s->out->dwarf_err = -DWL_E_FORMAT_COUNT;
 		s->out->err_off = u->offset;
 		s->out->err_val = u->dir_count > room ? u->dir_count :
 			u->file_count;
@@ -298,6 +299,7 @@ static int ml_unit_tables(struct ml_state *s, const struct dwarf_line_unit *u,
 	if (!err && files)
 		err = dwarf_line_entries(dl, u, DWL_FILES, ml_file_cb, s);
 	if (err) {
+		s->out->dwarf_err = err;
 		s->out->err_off = dl->err_off;
 		s->out->err_val = dl->err_val;
 		return -MODLINES_E_DWARF;
@@ -562,6 +564,7 @@ static int ml_each_unit(struct ml_state *s,
 	while (off < dl->line_size) {
 		err = dwarf_line_parse_header(dl, off, &u);
 		if (err) {
+			s->out->dwarf_err = err;
 			s->out->err_off = dl->err_off;
 			s->out->err_val = dl->err_val;
 			return -MODLINES_E_DWARF;
@@ -653,6 +656,7 @@ static int ml_decode(struct ml_state *s, const struct dwarf_line_unit *u)
 		return -(int)dl->err_val;
 	}
 	if (err) {
+		s->out->dwarf_err = err;
 		s->out->err_off = dl->err_off;
 		s->out->err_val = dl->err_val;
 		return -MODLINES_E_DWARF;
@@ -755,7 +759,12 @@ void modlines_free(const struct linetab_alloc *mem, struct modlines_out *out)
 	}
 }
 
-const char *modlines_strerror(int err)
+/**
+ * modlines_strerror() - what went wrong, in words
+ * @err: a negative MODLINES_E_* code
+ * @out: the build's output: a malformed program names the decoder's error
+ */
+const char *modlines_strerror(int err, const struct modlines_out *out)
 {
 	static const char *const msg[MODLINES_E_MAX] = {
 		[MODLINES_E_NOMEM] = "out of memory",
@@ -767,6 +776,8 @@ const char *modlines_strerror(int err)
 
 	if (err < 0)
 		err = -err;
+	if (err == MODLINES_E_DWARF && out && out->dwarf_err)
+		return dwarf_line_strerror(out->dwarf_err);
 	return err > 0 && err < MODLINES_E_MAX && msg[err] ? msg[err] :
 	       "unknown error";
 }

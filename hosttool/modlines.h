@@ -86,6 +86,7 @@ struct modlines_in {
  *	loaded text, or a row outside their section
  * @err_off: on error, the .debug_line offset where it was found
  * @err_val: on error, the offending value
+ * @dwarf_err: with MODLINES_E_DWARF, the decoder's error (DWL_E_*)
  */
 struct modlines_out {
 	u8 *tab[2];
@@ -97,6 +98,7 @@ struct modlines_out {
 	u32 dropped;
 	u64 err_off;
 	u64 err_val;
+	int dwarf_err;
 };
 
 enum {
@@ -110,7 +112,7 @@ enum {
 
 int modlines_build(struct modlines_in *in, struct modlines_out *out);
 void modlines_free(const struct linetab_alloc *mem, struct modlines_out *out);
-const char *modlines_strerror(int err);
+const char *modlines_strerror(int err, const struct modlines_out *out);
 void modlines_normalize(char *path);
 
 #endif /* MODLINES_H */

@@ -113,7 +113,7 @@ static void mt_build(struct elf *e, const struct modlines_sec *secs,
 	err = modlines_build(&in, res);
 	if (err)
 		die(e->path, at(".debug_line", res->err_off), "%s (%" PRIu64 ")",
-		    modlines_strerror(err), res->err_val);
+		    modlines_strerror(err, res), res->err_val);
 	free(rd);
 	free(sd);
 	free(line);

@@ -47,7 +47,8 @@ CAPABILITIES = ('kasan', 'smp')
 # The record the runner writes for one cell and configuration.
 RECORD_KEYS = {
     'arch': str, 'config': str, 'facts': dict,
-    'vmlinux': str, 'image': str, 'module': str, 'console': str, 'plan': str,
+    'vmlinux': str, 'image': str, 'module': str, 'variants': str, 'console': str,
+    'plan': str,
     'src': str, 'obj': str, 'strip': list, 'cross_compile': str,
     'qemu_cmd': str, 'timeout': int, 'qemu_rc': int, 'timed_out': bool, 'missing': str,
     'seconds': int,

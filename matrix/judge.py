@@ -49,13 +49,17 @@ def planned_triggers(plan):
     """The triggers a plan fires, in order: "init" where it loads lltest
     with init_warn=1, then each write to a trigger file."""
     out = []
+    tag = ''
     with open(plan) as f:
         for line in f:
+            if line.startswith('insmod '):
+                t = re.search(r'\btag=(\w+)', line)
+                tag = t.group(1) if t else ''
             if re.match(r'^insmod /lltest\.ko .*\binit_warn=1\b', line):
                 out.append('init')
             m = TRIGGER_WRITE.match(line.strip())
             if m and m.group(1) not in ('loc', 'loc_init'):
-                out.append(m.group(1))
+                out.append(m.group(1) + tag)
     return out
 
 
@@ -416,8 +420,9 @@ def judge_module_frames(cell, lines, a, oracle, syms, figures):
         key = (m.group(1), int(m.group(2), 16), 0 if exact else 1)
         if key not in cache:
             addr, a2l, _ = oracle.lookup(key[0], key[1], key[2], a.thumb)
+            # "file:?" and "file:0": addr2line knows the file, not a line
             cache[key] = strip_path(a2l, a.strip) if a2l and not a2l.startswith('??') \
-                else None
+                and not re.search(r':(\?|0)$', a2l) else None
         want = cache[key]
         loc = LOCATED.match(lines[i], m.start())
         got = '%s:%s' % (loc.group(5), loc.group(6)) if loc else None
@@ -439,6 +444,65 @@ def judge_module_frames(cell, lines, a, oracle, syms, figures):
         cell.check('module init text: no location after init',
                    not LOCATED.search(after[0]) and not re.search(r'\(\S+:\d+\)', after[0]),
                    after[0])
+
+
+WARN_NO_LINES = re.compile(r'^(?:\[[ \d.]+\] )?lltest: (\S+)\+(0x[0-9a-f]+): .*: no line locations$')
+CRASH = re.compile(r'(\bOops\b|\bBUG:|KASAN|kernel BUG|Unable to handle|Internal error)')
+
+
+def judge_variants(cell, lines, a, figures):
+    """Each load-time variant of the module (qemu/variants.py) loads and
+    unloads; a corruption the generator marks invalid warns, once, naming
+    the section and offset, and keeps no table; any other keeps its table
+    with no warning or warns once with none; the stripped module keeps its
+    table.  Nothing crashes."""
+    if not a.variants:
+        return
+    try:
+        with open(a.variants) as f:
+            man = json.load(f)
+    except (OSError, ValueError) as e:
+        cell.check('module variants', False, 'manifest: %s' % e)
+        return
+    starts = [i for i, l in enumerate(lines) if l.startswith(INIT + 'variant ')]
+    ends = starts[1:] + [next((i for i, l in enumerate(lines)
+                               if l.startswith(INIT + 'variants ')), len(lines))]
+    seen = {}
+    for s, e in zip(starts, ends):
+        seen[lines[s][len(INIT + 'variant '):].strip()] = lines[s + 1:e]
+    bad = []
+    counts = {'lines': 0, 'warned': 0}
+    for v in man['variants']:
+        seg = seen.get(v['file'])
+        if seg is None:
+            bad.append('%s: not run' % v['file'])
+            continue
+        loaded = any(re.match(re.escape(INIT) + r'insmod \S+: ok', l) for l in seg)
+        size = next((l.rsplit(': ', 1)[1] for l in seg
+                     if l.startswith(INIT + 'cat ') and 'linesize' in l), '')
+        unloaded = any(l.startswith(INIT + 'rmmod lltest: ok') for l in seg)
+        warns = [l for l in seg if WARN_NO_LINES.match(l)]
+        crash = [l for l in seg if CRASH.search(l)]
+        has = size.isdigit() and int(size) > 0
+        if v['expect'] == 'warn':
+            ok = not has and len(warns) == 1
+        elif v['expect'] == 'lines':
+            ok = has and not warns
+        else:
+            ok = (has and not warns) or (not has and len(warns) == 1)
+        ok = ok and loaded and unloaded and not crash
+        counts['lines'] += has
+        counts['warned'] += len(warns) == 1
+        if not ok:
+            bad.append('%s (%s, expect %s): loaded %s, linesize %r, %d warnings%s%s' % (
+                v['file'], v['what'], v['expect'], loaded, size, len(warns),
+                ', unloaded' if unloaded else ', not unloaded',
+                ', ' + crash[0] if crash else ''))
+    figures['module_variants'] = dict(counts, total=len(man['variants']))
+    cell.check('module variants: %d load as specified (seed %s)' % (
+        len(man['variants']), man.get('seed')), not bad,
+        '%d with a line table, %d with one warning%s' % (
+            counts['lines'], counts['warned'], '; ' + '; '.join(bad[:3]) if bad else ''))
 
 
 def judge_table(cell, a, figures):
@@ -579,6 +643,7 @@ class Run:
         self.console = rec['console']
         self.plan = rec.get('plan') or None
         self.module = rec.get('module') or None
+        self.variants = rec.get('variants') or None
         self.vmlinux = rec.get('vmlinux') or None
         self.image = rec.get('image') or None
         self.strip = rec.get('strip', [])
@@ -650,6 +715,7 @@ def judge(a):
     if a.vmlinux and lines:
         judge_common(cell, lines, a, figures)
         judge_module_frames(cell, lines, a, oracle, syms, figures)
+        judge_variants(cell, lines, a, figures)
         if a.variant == 'on':
             judge_locations(cell, lines, a, figures)
             judge_table(cell, a, figures)

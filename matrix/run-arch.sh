@@ -41,6 +41,10 @@ for v in ${VARIANTS:-$BOOT_CONFIGS}; do
 	kmake M="$mod" modules > "$R/module.log" 2>&1 ||
 		stage_fail "$v" build "test module build failed (see $R/module.log)"
 	cp "$mod/lltest.ko" "$K/lltest.ko"
+	# Its load-time variants: stripped to the line table, and corrupted.
+	python3 "$top/qemu/variants.py" --ko "$K/lltest.ko" --objcopy "${CROSS_COMPILE}objcopy" \
+		--out "$K/variants" --seed "${VARIANT_SEED:-1}" > "$R/variants.log" 2>&1 ||
+		stage_fail "$v" build "module variants failed (see $R/variants.log)"
 
 	"$top/qemu/boot.py" --arch "$ARCH_NAME" --config "$v" --kernel-dir "$K" --obj "$OBJ" \
 		--src "$SRC" --plan "$plan" --module "$K/lltest.ko" --out-dir "$R" ||

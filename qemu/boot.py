@@ -49,9 +49,14 @@ def initramfs(facts, a, kdir, out):
     files = [('init', init, '0755'), ('plan', a.plan, '0644')]
     if a.module:
         files.append(('lltest.ko', a.module, '0644'))
+    # the module's load-time variants (qemu/variants.py), in /m
+    if a.variants:
+        vdir = os.path.dirname(a.variants)
+        files += [('m/' + x, os.path.join(vdir, x), '0644')
+                  for x in sorted(os.listdir(vdir)) if x.endswith('.ko')]
     with open(lst, 'w') as f:
         f.write('dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n'
-                'dir /proc 0755 0 0\ndir /sys 0755 0 0\n')
+                'dir /proc 0755 0 0\ndir /sys 0755 0 0\ndir /m 0755 0 0\n')
         for name, path, mode in files:
             f.write('file /%s %s %s 0 0\n' % (name, path, mode))
     cpio = os.path.join(kdir, 'initramfs.cpio')
@@ -94,6 +99,10 @@ def main():
     src = a.src or os.path.join(build, 'src', 'linux')
     if a.module is None and os.path.exists(os.path.join(kdir, 'lltest.ko')):
         a.module = os.path.join(kdir, 'lltest.ko')
+    a.variants = os.path.join(os.path.dirname(a.module), 'variants', 'variants.json') \
+        if a.module else ''
+    if a.variants and not os.path.exists(a.variants):
+        a.variants = 
     image, vmlinux = os.path.join(kdir, 'image'), os.path.join(kdir, 'vmlinux')
     if not os.path.exists(image):
         fail('no kernel image %s' % image)
@@ -114,7 +123,7 @@ def main():
     timeout = int(facts['TIMEOUT'])
     rec = {'arch': a.arch, 'config': a.config, 'facts': facts, 'console': console,
            'image': image, 'vmlinux': vmlinux if os.path.exists(vmlinux) else '',
-           'module': a.module or '', 'plan': os.path.realpath(a.plan), 'src': src,
+           'module': a.module or '', 'variants': a.variants, 'plan': os.path.realpath(a.plan), 'src': src,
            'obj': a.obj, 'strip': [src + '/', os.path.realpath(src) + '/', a.obj + '/'],
            'cross_compile': facts['CROSS_COMPILE'], 'qemu_cmd': cmd, 'timeout': timeout,
            'qemu_rc': -1, 'timed_out': False, 'missing': '', 'seconds': 0}

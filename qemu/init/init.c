@@ -11,6 +11,10 @@
  *                      oops that kills the writer does not kill init
  *   kallsyms           time a read of /proc/kallsyms, then print it without
  *                      its addresses, between begin and end lines
+ *   cat PATH           print the first line of PATH
+ *   variants DIR NAME  for each .ko file of DIR in name order: insmod it, cat
+ *                      /sys/module/NAME/linesize, rmmod NAME (the
+ *                      module's load-time variants: they must all load)
  *   done               print the success marker and restart
  *
  * Every line this program prints starts with "lltest-init: ".  The judge
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -64,9 +69,19 @@ static void finish(int ok)
 		pause();
 }
 
+static long us_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (long)((t1.tv_sec - t0->tv_sec) * 1000000 +
+		      (t1.tv_nsec - t0->tv_nsec) / 1000);
+}
+
 static int do_insmod(char *arg)
 {
 	char *path = strtok(arg, " "), *params = strtok(NULL, "");
+	struct timespec t0;
 	int fd, ret;
 
 	if (!path)
@@ -76,14 +91,76 @@ static int do_insmod(char *arg)
 		say("insmod %s: %s", path, strerror(errno));
 		return -1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
 	close(fd);
 	if (ret) {
 		say("insmod %s: %s", path, strerror(errno));
 		return -1;
 	}
-	say("insmod %s: ok", path);
+	say("insmod %s: ok in %ld us", path, us_since(&t0));
 	return 0;
+}
+
+static int do_rmmod(const char *name);
+
+static int do_cat(const char *path)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		say("cat %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	say("cat %s: %s", path, buf);
+	return 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_ko(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 3 && !strcmp(d->d_name + n - 3, ".ko");
+}
+
+static int do_variants(char *arg)
+{
+	char *dir = strtok(arg, " "), *name = strtok(NULL, " ");
+	char path[512], sys[256];
+	struct dirent **ents;
+	int i, n, bad = 0;
+
+	if (!dir || !name)
+		return -1;
+	n = scandir(dir, &ents, is_ko, by_name);
+	if (n < 0) {
+		say("variants %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(sys, sizeof(sys), "/sys/module/%s/linesize", name);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+		say("variant %s", ents[i]->d_name);
+		if (do_insmod(path) || do_cat(sys) || do_rmmod(name))
+			bad = 1;
+		free(ents[i]);
+	}
+	free(ents);
+	say("variants %s: %d loaded", dir, n);
+	return bad ? -1 : 0;
 }
 
 static int do_rmmod(const char *name)
@@ -252,6 +329,10 @@ int main(void)
 			ret = do_writesym(arg);
 		else if (!strcmp(cmd, "kallsyms"))
 			ret = do_kallsyms();
+		else if (!strcmp(cmd, "cat") && arg)
+			ret = do_cat(arg);
+		else if (!strcmp(cmd, "variants") && arg)
+			ret = do_variants(arg);
 		else if (!strcmp(cmd, "done"))
 			finish(1);
 		else

@@ -188,13 +188,21 @@ static const char *const lltest_names[] = {
 	[LLTEST_HANG] = "hang",
 };
 
+/* tag=SUFFIX: triggers name themselves "<name>SUFFIX" (a variant's run) */
+static char *tag = "";
+module_param(tag, charp, 0444);
+MODULE_PARM_DESC(tag, "suffix of the trigger names this load prints");
+
 lltest_noipa ssize_t lltest_write(struct file *file, const char __user *buf,
 				  size_t count, loff_t *ppos)
 {
 	enum lltest_kind kind = (uintptr_t)file->private_data;
-	int ret = lltest_chain_a(kind, lltest_names[kind]);
+	char name[32];
+	int ret;
 
-	pr_info("%s returned %d\n", lltest_names[kind], ret);
+	snprintf(name, sizeof(name), "%s%s", lltest_names[kind], tag);
+	ret = lltest_chain_a(kind, name);
+	pr_info("%s returned %d\n", name, ret);
 	return count;
 }
 

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Make the load-time variants of the test module: the module stripped to
+what line locations need, and corruptions of its .debug_line and of the
+relocations of .debug_line, each of which must load (the kernel keeps the
+module and drops its line table with one warning, or keeps the table).
+
+  qemu/variants.py --ko lltest.ko --objcopy PREFIXobjcopy --out DIR [--seed N] [--count N]
+
+writes DIR/lltest-min.ko (objcopy --strip-debug, keeping .debug_line and
+.debug_line_str: the recipe of the Kconfig help), DIR/mNN.ko, one per
+corruption of lltest-min.ko, and DIR/variants.json: for each file its
+kind, what was changed where, and "expect": "warn" where the change makes
+the section invalid for certain (the kernel must warn), "any" where either
+outcome is right.  The same seed gives the same files: the seed is printed.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+
+
+class Elf:
+    """The section headers of a little-endian ELF32/ELF64 file, in place."""
+
+    def __init__(self, data):
+        if data[:4] != b'\x7fELF' or data[5] != 1:
+            raise ValueError('not a little-endian ELF file')
+        self.data = data
+        self.is64 = data[4] == 2
+        if self.is64:
+            self.shoff, = struct.unpack_from('<Q', data, 0x28)
+            self.shentsize, self.shnum, self.shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+        else:
+            self.shoff, = struct.unpack_from('<I', data, 0x20)
+            self.shentsize, self.shnum, self.shstrndx = struct.unpack_from('<HHH', data, 0x2e)
+        self.secs = [self.header(i) for i in range(self.shnum)]
+        strtab = self.secs[self.shstrndx]
+        for s in self.secs:
+            end = data.index(b'\0', strtab['offset'] + s['name'])
+            s['sname'] = data[strtab['offset'] + s['name']:end].decode()
+
+    def header(self, i):
+        at = self.shoff + i * self.shentsize
+        if self.is64:
+            f = struct.unpack_from('<IIQQQQIIQQ', self.data, at)
+        else:
+            f = struct.unpack_from('<IIIIIIIIII', self.data, at)
+        keys = ('name', 'type', 'flags', 'addr', 'offset', 'size', 'link', 'info',
+                'align', 'entsize')
+        d = dict(zip(keys, f))
+        d['at'] = at
+        d['index'] = i
+        return d
+
+    def set_size(self, s, size):
+        fmt, off = ('<Q', 0x20) if self.is64 else ('<I', 0x14)
+        struct.pack_into(fmt, self.data, s['at'] + off, size)
+
+    def find(self, name):
+        return next((s for s in self.secs if s['sname'] == name), None)
+
+    def rel_of(self, target):
+        return next((s for s in self.secs if s['type'] in (9, 4) and
+                     s['info'] == target['index']), None)
+
+
+def units(data, sec):
+    """(offset, version, header fields offset) of each line program."""
+    out, off, end = [], sec['offset'], sec['offset'] + sec['size']
+    while off + 6 <= end:
+        length, = struct.unpack_from('<I', data, off)
+        if length >= 0xfffffff0:
+            break
+        version, = struct.unpack_from('<H', data, off + 4)
+        out.append((off - sec['offset'], version))
+        off += 4 + length
+    return out
+
+
+def hdr_field(version, name):
+    """Offset of a header field from the unit's start (32-bit DWARF)."""
+    base = 6 + (2 if version >= 5 else 0)      # address_size, seg_sel_size
+    order = ['header_length', 'min_inst_length', 'max_ops', 'default_is_stmt',
+             'line_base', 'line_range', 'opcode_base']
+    sizes = {'header_length': 4}
+    pos = base
+    for f in order:
+        if f == 'max_ops' and version < 4:
+            continue
+        if f == name:
+            return pos
+        pos += sizes.get(f, 1)
+    raise KeyError(name)
+
+
+def mutate(elf, kind, rnd):
+    """Apply one corruption; return (what, expect)."""
+    d = elf.data
+    line = elf.find('.debug_line')
+    rel = elf.rel_of(line)
+    us = units(d, line)
+    u, ver = rnd.choice(us)
+    at = line['offset'] + u
+    if kind == 'unit_length':
+        v = rnd.choice([0xfffffff3, line['size'] * 4, 0x7fffffff])
+        struct.pack_into('<I', d, at, v)
+        return 'unit at %#x: unit_length %#x' % (u, v), 'warn'
+    if kind == 'version':
+        v = rnd.choice([0, 1, 6, 0xffff])
+        struct.pack_into('<H', d, at + 4, v)
+        return 'unit at %#x: version %d' % (u, v), 'warn'
+    if kind == 'header_length':
+        v = rnd.choice([0xffffff, line['size'] + 1])
+        struct.pack_into('<I', d, at + hdr_field(ver, 'header_length'), v)
+        return 'unit at %#x: header_length %#x' % (u, v), 'warn'
+    if kind in ('line_range', 'opcode_base'):
+        d[at + hdr_field(ver, kind)] = 0
+        return 'unit at %#x: %s 0' % (u, kind), 'warn'
+    if kind == 'truncate':
+        size = rnd.randrange(1, line['size'])
+        elf.set_size(line, size)
+        return '.debug_line cut to %#x of %#x bytes' % (size, line['size']), 'any'
+    if kind == 'flip':
+        n = rnd.randrange(1, 9)
+        spots = sorted(rnd.randrange(line['size']) for _ in range(n))
+        for p in spots:
+            d[line['offset'] + p] ^= 1 << rnd.randrange(8)
+        return '%d bits flipped at %s' % (n, ','.join('%#x' % p for p in spots)), 'any'
+    esz = (24 if rel['type'] == 4 else 16) if elf.is64 else (12 if rel['type'] == 4 else 8)
+    n = rel['size'] // esz
+    i = rnd.randrange(n)
+    at = rel['offset'] + i * esz
+    info_at, w = (at + 8, 8) if elf.is64 else (at + 4, 4)
+    info = int.from_bytes(d[info_at:info_at + w], 'little')
+    if kind == 'rel_type':
+        t = 0x7e
+        info = (info & ~0xffffffff) | t if elf.is64 else (info & ~0xff) | t
+        d[info_at:info_at + w] = info.to_bytes(w, 'little')
+        return '%s entry %d: type %#x' % (rel['sname'], i, t), 'warn'
+    if kind == 'rel_offset':
+        v = line['size'] + rnd.randrange(0, 64)
+        d[at:at + w] = v.to_bytes(w, 'little')
+        return '%s entry %d: offset %#x past the section' % (rel['sname'], i, v), 'warn'
+    if kind == 'rel_symbol':
+        sym = 0xfffff0
+        info = (info & 0xffffffff) | (sym << 32) if elf.is64 else (info & 0xff) | (sym << 8)
+        d[info_at:info_at + w] = info.to_bytes(w, 'little')
+        return '%s entry %d: symbol %#x' % (rel['sname'], i, sym), 'warn'
+    if kind == 'rel_size':
+        elf.set_size(rel, rel['size'] - rnd.randrange(1, esz))
+        return '%s: size not a multiple of its entries' % rel['sname'], 'warn'
+    if kind == 'rel_order':
+        j = rnd.randrange(n - 1)
+        a, b = rel['offset'] + j * esz, rel['offset'] + (j + 1) * esz
+        ea, eb = bytes(d[a:a + esz]), bytes(d[b:b + esz])
+        d[a:a + esz], d[b:b + esz] = eb, ea
+        return '%s entries %d and %d swapped' % (rel['sname'], j, j + 1), 'warn'
+    raise ValueError(kind)
+
+
+KINDS = ['unit_length', 'version', 'header_length', 'line_range', 'opcode_base',
+         'truncate', 'flip', 'rel_type', 'rel_offset', 'rel_symbol', 'rel_size',
+         'rel_order']
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--ko', required=True)
+    ap.add_argument('--objcopy', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--count', type=int, default=24)
+    a = ap.parse_args()
+    if os.path.isdir(a.out):
+        shutil.rmtree(a.out)
+    os.makedirs(a.out)
+    mini = os.path.join(a.out, 'lltest-min.ko')
+    p = subprocess.run([a.objcopy, '--strip-debug', '--keep-section=.debug_line',
+                        '--keep-section=.debug_line_str', a.ko, mini],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print('variants.py: %s failed: %s' % (a.objcopy, p.stderr.strip()), file=sys.stderr)
+        return 1
+    base = open(mini, 'rb').read()
+    manifest = [{'file': 'lltest-min.ko', 'kind': 'stripped', 'what':
+                 'objcopy --strip-debug --keep-section=.debug_line '
+                 '--keep-section=.debug_line_str', 'expect': 'lines'}]
+    print('variants.py: seed %d, %d corruptions of %s (%d bytes)' % (
+        a.seed, a.count, os.path.basename(mini), len(base)))
+    for i in range(a.count):
+        kind = KINDS[i % len(KINDS)]
+        rnd = random.Random('%d-%d' % (a.seed, i))
+        elf = Elf(bytearray(base))
+        what, expect = mutate(elf, kind, rnd)
+        name = 'm%02d.ko' % i
+        with open(os.path.join(a.out, name), 'wb') as f:
+            f.write(elf.data)
+        manifest.append({'file': name, 'kind': kind, 'what': what, 'expect': expect})
+    with open(os.path.join(a.out, 'variants.json'), 'w') as f:
+        json.dump({'seed': a.seed, 'variants': manifest}, f, indent=1)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
