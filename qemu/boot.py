@@ -102,7 +102,7 @@ def main():
     a.variants = os.path.join(os.path.dirname(a.module), 'variants', 'variants.json') \
         if a.module else ''
     if a.variants and not os.path.exists(a.variants):
-        a.variants = 
+        a.variants = ''
     image, vmlinux = os.path.join(kdir, 'image'), os.path.join(kdir, 'vmlinux')
     if not os.path.exists(image):
         fail('no kernel image %s' % image)

@@ -6,11 +6,13 @@
  * LLTEST_PROBE takes a backtrace across an exception boundary: a kprobe's
  * post handler calls dump_stack().  LLTEST_SAVED prints a saved stack
  * (stack_trace_save(), stack_trace_print()).  LLTEST_HANG never returns:
- * tests/faults plants it to prove a hang is caught.
+ * tests/faults plants it to prove a hang is caught.  LLTEST_LONG calls
+ * dump_stack() from lltest_long(), whose source file Kbuild places at a
+ * path of over 1 KiB: its location cannot fit a backtrace line.
  */
 enum lltest_kind {
 	LLTEST_WARN, LLTEST_OOPS, LLTEST_DUMP, LLTEST_PROBE, LLTEST_SAVED,
-	LLTEST_HANG,
+	LLTEST_HANG, LLTEST_LONG,
 };
 
 /*
@@ -36,5 +38,6 @@ int lltest_target(enum lltest_kind kind);
 int lltest_probed(enum lltest_kind kind);
 int lltest_probe_call(enum lltest_kind kind);
 unsigned int lltest_save(unsigned long *entries, unsigned int size);
+int lltest_long(enum lltest_kind kind, const char *name);
 
 #endif

@@ -171,6 +171,9 @@ lltest_noipa int lltest_fire(enum lltest_kind kind, const char *name)
 	case LLTEST_SAVED:
 		lltest_saved(name);
 		break;
+	case LLTEST_LONG:
+		WRITE_ONCE(lltest_sink, lltest_long(kind, name));
+		break;
 	case LLTEST_HANG:
 		pr_info("%s hangs at %s:%d\n", name, __FILE__, __LINE__ + 1);
 		for (;;)
@@ -186,6 +189,7 @@ static const char *const lltest_names[] = {
 	[LLTEST_PROBE] = "probe",
 	[LLTEST_SAVED] = "saved",
 	[LLTEST_HANG] = "hang",
+	[LLTEST_LONG] = "long",
 };
 
 /* tag=SUFFIX: triggers name themselves "<name>SUFFIX" (a variant's run) */
