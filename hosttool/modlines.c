@@ -2,8 +2,8 @@
 /*
  * modlines.c - a module's line tables, built from its own .debug_line
  *
- * See modlines.h.  Two passes over the line programs: the first reads only
- * their directory tables, to learn the roots of the kernel tree; the second
+ * See modlines.h.  Passes over the line programs: the first ones read only
+ * their directory tables, to learn the roots of the kernel tree; the last
  * decodes each program, one at a time, and keeps its rows.  A sequence is
  * dropped whole when its address has no relocation, its section is not
  * loaded text, or a row falls outside that section; a malformed program
@@ -574,8 +574,8 @@ static int ml_each_unit(struct ml_state *s,
 		if (err)
 			return err;
 		off = u.end;
-		if (s->in->yield)
-			s->in->yield();
+		if (s->in->resched)
+			s->in->resched();
 	}
 	return 0;
 }
@@ -601,31 +601,31 @@ static int ml_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 }
 
 /*
- * In a kernel module: the compilation directory (DWARF 5's directory 0)
- * is a root; so is what precedes "arch/" in an absolute directory under no
- * root yet (assembler units list no header to learn the root from).
+ * In a kernel module: what precedes "arch/" in an absolute directory under
+ * no root yet is a root (assembler units list no header to learn the root
+ * from).  DWARF 5 directories are relative to directory 0.
  */
-static int ml_comp_dirs(struct ml_state *s, const struct dwarf_line_unit *u)
+static int ml_arch_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 {
 	u64 i;
 	int err = ml_unit_tables(s, u, false);
 
 	if (err)
 		return err;
-	if (u->version >= 5 && s->idirs && s->dirs[0] &&
-	    !ml_join(s->tmp, MODLINES_PATH_MAX, s->dirs[0], NULL, NULL)) {
-		modlines_normalize(s->tmp);
-		ml_add_root(s, s->tmp, ml_strlen(s->tmp));
-	}
 	for (i = 0; i < s->idirs; i++) {
+		const char *comp = u->version >= 5 && i && s->dirs[0] &&
+				   s->dirs[i] && s->dirs[i][0] != '/' ?
+				   s->dirs[0] : NULL;
 		char *p = s->tmp;
 		size_t k, n;
 
-		if (!s->dirs[i] || s->dirs[i][0] != '/' ||
-		    ml_join(p, MODLINES_PATH_MAX, s->dirs[i], "", NULL))
+		if (!s->dirs[i] ||
+		    ml_join(p, MODLINES_PATH_MAX, comp, s->dirs[i], NULL))
 			continue;
 		modlines_normalize(p);
 		n = ml_strlen(p);
+		if (p[0] != '/')
+			continue;
 		p[n] = '/';
 		p[n + 1] = 0;
 		if (ml_strip_len(s, p))
@@ -731,7 +731,7 @@ int modlines_build(struct modlines_in *in, struct modlines_out *out)
 
 	err = ml_each_unit(s, ml_roots);
 	if (!err && s->kernel)
-		err = ml_each_unit(s, ml_comp_dirs);
+		err = ml_each_unit(s, ml_arch_roots);
 	if (!err)
 		err = ml_each_unit(s, ml_decode);
 	if (!err)

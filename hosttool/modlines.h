@@ -14,9 +14,12 @@
  * directory is relative to directory 0, the compilation directory) and
  * normalised lexically.  Then the roots of the kernel tree are stripped:
  * whatever precedes "include/linux" in a directory of the module's line
- * tables (not under /usr/) is a root, and when there is one, so are the
- * compilation directories.  Paths under no root keep their full form (an
- * out-of-tree module's own sources, built with M=, are absolute).
+ * tables (not under /usr/) is a root, and so is what precedes "arch/" in
+ * an absolute directory under no root (assembler units name no header).
+ * Paths under no root keep their full form: an out-of-tree module's own
+ * sources, built with M=, print as absolute paths.  The compilation
+ * directory is not a root: DWARF 2-4 line tables do not name it, and a
+ * module's paths must not depend on its DWARF version.
  *
  * No libc, no global state; memory from the caller's allocator, bounded by
  * the sizes of the sections.
@@ -60,7 +63,7 @@ struct modlines_sec {
  * @secs: one entry per section index, @nsecs of them
  * @mem: the allocator, of the work space and of the tables
  * @block_rows: rows per block of the tables
- * @yield: NULL, or called between line programs (the kernel reschedules)
+ * @resched: NULL, or called between line programs (the kernel reschedules)
  */
 struct modlines_in {
 	struct dwarf_line_ctx dl;
@@ -69,7 +72,7 @@ struct modlines_in {
 	u32 nsecs;
 	const struct linetab_alloc *mem;
 	u32 block_rows;
-	void (*yield)(void);
+	void (*resched)(void);
 };
 
 /**

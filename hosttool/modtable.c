@@ -198,9 +198,13 @@ void do_module_table_size(struct elf *e, uint32_t block)
 		die(e->path, NULL, "no .debug_line");
 	mt_build(e, secs, block, &res);
 	snprintf(buf, sizeof(buf),
-		 "module table: %u + %u rows, %zu + %zu bytes (core + init), of which %zu fixed, %u sequences, %u dropped, from %" PRIu64 " bytes of .debug_line\n",
-		 res.rows[0], res.rows[1], res.size[0], res.size[1],
-		 res.fixed[0] + res.fixed[1], res.seqs, res.dropped, line);
+		 "module table: %u + %u rows, %zu + %zu bytes (core + init), ",
+		 res.rows[0], res.rows[1], res.size[0], res.size[1]);
+	out_str(buf);
+	snprintf(buf, sizeof(buf), "of which %zu fixed, %u sequences, %u dropped, ",
+		 res.fixed[0] + res.fixed[1], res.seqs, res.dropped);
+	out_str(buf);
+	snprintf(buf, sizeof(buf), "from %" PRIu64 " bytes of .debug_line\n", line);
 	out_str(buf);
 	modlines_free(&linetab_libc_alloc, &res);
 	free(secs);

@@ -38,7 +38,8 @@ ARCH_DIR = os.environ.get('ARCH_DIR') or os.path.join(TOP, 'arch-configs')
 REQUIRED = ('KARCH', 'IMAGE', 'QEMU', 'QEMU_MACHINE', 'CONSOLE', 'MEMORY', 'TIMEOUT',
             'UNWINDER', 'WARN_PC', 'INTERRUPTED_PC', 'FAULT_PC')
 OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC',
-            'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION')
+            'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION',
+            'MODULE_DWARF')
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
            'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y')}
 # What a configuration may turn on; CAPS says which an arch supports.

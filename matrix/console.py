@@ -53,6 +53,8 @@ CALL_TRACE = re.compile(r'Call [Tt]race:')
 FRAME_LINE = re.compile(r'^ *(\? )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from )?'
                         r'[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$')
 KUNIT_SUITE = 'kallsyms_line_loc'
+# kernel/module/lines_test.c: the resolver and the load-time table
+KUNIT_MODULE_SUITE = 'module_line_locations'
 COSTS = re.compile(r'kallsyms costs: lookup_name (\d+) ns, on_each_symbol walk (\d+) us, '
                    r'sprint_backtrace (\d+) ns')
 MEMORY = re.compile(r'Memory: (\d+)K/(\d+)K available \((\d+)K kernel code, (\d+)K rwdata, '
@@ -136,6 +138,11 @@ def trace_frames(lines, facts, in_entry_text):
             continue
         if pcl:
             out.append((i, FRAME.search(l, pcl.start(1)), True))
+            continue
+        if l.startswith(INIT) or FIRES.match(l):
+            # the harness speaks between traces: the next trace starts anew
+            # (a saved stack prints with no "Call trace:" line before it)
+            first_exact, pc_seen, prev = False, False, None
             continue
         t = TRACE_LINE.match(l)
         m = FRAME.match(l, t.end()) if t else None

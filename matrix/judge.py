@@ -23,7 +23,7 @@ import sys
 
 import cell as cells
 from console import (INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
-                     TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, COSTS,
+                     TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, KUNIT_MODULE_SUITE, COSTS,
                      MEMORY, READ_KALLSYMS, fault_pc, kallsyms_listing, kunit_results, read,
                      trace_frames)
 
@@ -39,6 +39,8 @@ class Cell:
         self.checks = []
 
     def check(self, name, ok, detail=''):
+        # paths of over 1 KiB (the long-path trigger) keep their ends
+        detail = re.sub(r'/[^\s:,]{100,}/', lambda m: '/...%s/' % m.group(0)[-60:-1], detail)
         self.checks.append({'name': name, 'ok': bool(ok), 'detail': detail})
         print('[%s] %s %s%s' % (self.arch, 'ok  ' if ok else 'FAIL', name,
                                 ': ' + detail if detail else ''))
@@ -61,6 +63,13 @@ def planned_triggers(plan):
             if m and m.group(1) not in ('loc', 'loc_init'):
                 out.append(m.group(1) + tag)
     return out
+
+
+def module_strip(a):
+    """What the kernel strips from a module's paths: the roots of the
+    kernel's source tree, not the object tree (the M= module's own sources
+    stay absolute; hosttool/modlines.h)."""
+    return [p for p in a.strip if p.rstrip('/') != a.obj.rstrip('/')]
 
 
 def strip_path(loc, strip):
@@ -245,7 +254,7 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
     # The kernel's own location of that frame, wherever the trace prints it
     # (module line locations are on in both configurations); a location
     # too long for the line is cut at its start, "...END:LINE".
-    full = strip_path(a2l, a.strip)
+    full = strip_path(a2l, module_strip(a))
     printed = [m for l in seg for m in LOCATED.finditer(l)
                if m.group(1) == sym and int(m.group(2), 16) == off]
     got = sorted(set('%s:%s' % (m.group(5), m.group(6)) for m in printed))
@@ -256,7 +265,7 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
                    '%s+%#x printed %s (%d characters), addr2line %d characters' % (
                        sym, off, got or 'no location', len(got[0]) if got else 0, len(full)))
     else:
-        want = strip_path(where, a.strip)
+        want = strip_path(where, module_strip(a))
         cell.check('%s: printed location is the marker' % name, got == [want],
                    '%s+%#x printed %s, marker %s' % (sym, off, got or 'no location', want))
 
@@ -416,26 +425,35 @@ def judge_locations(cell, lines, a, figures):
                    '%s+%#x (%s)' % (pcs[0][1], pcs[0][2], pcs[0][5]) if pcs else 'no PC frame')
 
 
-def judge_module_frames(cell, lines, a, oracle, syms, figures):
-    """Every lltest frame agrees with the oracles on the .ko: printed with
-    a location, the one addr2line -j SECTION gives at the same section
-    offset (the pc as is, a return address at - 1, Thumb bit dropped),
-    and printed without one only where addr2line has none.  Module line
-    locations are on in both configurations.  After init, the init WARN's
-    address (loc_init) has no location."""
-    if oracle is None or syms is None:
-        return
+def variant_segments(lines):
+    """The lines of each variant the init loaded ("variant FILE" up to the
+    next variant or the "variants DIR: N loaded" line): {file: (start, end)}."""
+    out, cur = {}, None
+    for i, l in enumerate(lines):
+        if l.startswith(INIT + 'variant ') or l.startswith(INIT + 'variants '):
+            if cur:
+                out[cur[0]] = (cur[1], i)
+            cur = (l[len(INIT + 'variant '):].strip(), i + 1) \
+                if l.startswith(INIT + 'variant ') else None
+    if cur:
+        out[cur[0]] = (cur[1], len(lines))
+    return out
+
+
+def check_frames(lines, a, oracle, syms, skip=()):
+    """lltest frames of @lines against @oracle: (seen, located, agreeing,
+    bad).  Line indexes in @skip are left out."""
     seen = located = agree = 0
     bad = []
     cache = {}
     for i, m, exact in trace_frames(lines, a.facts, syms.in_entry_text):
-        if m.group(4) != 'lltest' or m.group(1) not in oracle.syms:
+        if i in skip or m.group(4) != 'lltest' or m.group(1) not in oracle.syms:
             continue
         key = (m.group(1), int(m.group(2), 16), 0 if exact else 1)
         if key not in cache:
             addr, a2l, _ = oracle.lookup(key[0], key[1], key[2], a.thumb)
             # "file:?" and "file:0": addr2line knows the file, not a line
-            cache[key] = strip_path(a2l, a.strip) if a2l and not a2l.startswith('??') \
+            cache[key] = strip_path(a2l, module_strip(a)) if a2l and not a2l.startswith('??') \
                 and not re.search(r':(\?|0)$', a2l) else None
         want = cache[key]
         loc = LOCATED.match(lines[i], m.start())
@@ -450,6 +468,21 @@ def judge_module_frames(cell, lines, a, oracle, syms, figures):
         else:
             bad.append('%s+%#x%s: printed %s, addr2line %s' % (
                 key[0], key[1], '' if exact else ' -1', got, want))
+    return seen, located, agree, bad
+
+
+def judge_module_frames(cell, lines, a, oracle, syms, figures):
+    """Every lltest frame agrees with the oracles on the .ko: printed with
+    a location, the one addr2line -j SECTION gives at the same section
+    offset (the pc as is, a return address at - 1, Thumb bit dropped),
+    and printed without one only where addr2line has none.  Module line
+    locations are on in both configurations.  After init, the init WARN's
+    address (loc_init) has no location."""
+    if oracle is None or syms is None:
+        return
+    # the variants' loads are judged with the variants (their own oracles)
+    skip = set(k for b, e in variant_segments(lines).values() for k in range(b, e))
+    seen, located, agree, bad = check_frames(lines, a, oracle, syms, skip)
     figures['module_frames'] = {'seen': seen, 'located': located, 'agreeing': agree}
     print('[%s] module frames: %d seen, %d located, %d agreeing with addr2line' % (
         a.arch, seen, located, agree))
@@ -466,7 +499,7 @@ WARN_NO_LINES = re.compile(r'^(?:\[[ \d.]+\] )?lltest: (\S+)\+(0x[0-9a-f]+): .*:
 CRASH = re.compile(r'(\bOops\b|\bBUG:|KASAN|kernel BUG|Unable to handle|Internal error)')
 
 
-def judge_variants(cell, lines, a, figures):
+def judge_variants(cell, lines, a, figures, syms=None):
     """Each load-time variant of the module (qemu/variants.py) loads and
     unloads; a corruption the generator marks invalid warns, once, naming
     the section and offset, and keeps no table; any other keeps its table
@@ -480,12 +513,8 @@ def judge_variants(cell, lines, a, figures):
     except (OSError, ValueError) as e:
         cell.check('module variants', False, 'manifest: %s' % e)
         return
-    starts = [i for i, l in enumerate(lines) if l.startswith(INIT + 'variant ')]
-    ends = starts[1:] + [next((i for i, l in enumerate(lines)
-                               if l.startswith(INIT + 'variants ')), len(lines))]
-    seen = {}
-    for s, e in zip(starts, ends):
-        seen[lines[s][len(INIT + 'variant '):].strip()] = lines[s + 1:e]
+    segs = variant_segments(lines)
+    seen = {f: lines[b:e] for f, (b, e) in segs.items()}
     bad = []
     counts = {'lines': 0, 'warned': 0}
     for v in man['variants']:
@@ -519,6 +548,60 @@ def judge_variants(cell, lines, a, figures):
         len(man['variants']), man.get('seed')), not bad,
         '%d with a line table, %d with one warning%s' % (
             counts['lines'], counts['warned'], '; ' + '; '.join(bad[:3]) if bad else ''))
+    judge_load_cost(cell, lines, a, figures)
+    # The module built with each line-table version: its trace's frames
+    # agree with addr2line on that very .ko.
+    ddir = os.path.join(os.path.dirname(a.variants), 'dwarf')
+    for v in man.get('dwarf', []):
+        name = 'module line table v%d (%s, %s)' % (v['version'], v['writer'], v['spec'])
+        seg = segs.get(v['file'])
+        if seg is None or syms is None:
+            cell.check(name, False, 'not run' if seg is None else 'no vmlinux symbols')
+            continue
+        try:
+            orc = Oracle(os.path.join(ddir, v['file']), a.addr2line, a.nm, a.objdump, a.thumb)
+        except (OSError, subprocess.CalledProcessError) as e:
+            cell.check(name, False, str(e))
+            continue
+        part = lines[seg[0]:seg[1]]
+        seen, located, agree, bad = check_frames(part, a, orc, syms)
+        fired = any(FIRES.match(l) and FIRES.match(l).group(1) == 'dump_' + v['spec']
+                    for l in part)
+        cell.check(name + ': frames agree with addr2line', fired and located >= 3 and not bad,
+                   '%d/%d of %d%s%s' % (agree, located, seen, '' if fired else ', no marker',
+                                        '; ' + '; '.join(bad[:2]) if bad else ''))
+
+
+def judge_load_cost(cell, lines, a, figures):
+    """module.line_locations=0 loads the stripped module with no table and
+    no warning; loaded again with it on, the table is there.  The two load
+    times (under TCG) are figures, with the bytes of .debug_line."""
+    param = INIT + 'write /sys/module/module/parameters/line_locations '
+    got = {}
+    for i, l in enumerate(lines):
+        if l.startswith(param) and l.endswith(': start'):
+            which = l[len(param):].split(':')[0].strip()
+            ins = next((m for m in (re.match(re.escape(INIT) + r'insmod /m/lltest-min\.ko: ok in (\d+) us',
+                                             x) for x in lines[i + 1:i + 8]) if m), None)
+            size = next((x.rsplit(': ', 1)[1] for x in lines[i + 1:i + 8]
+                         if x.startswith(INIT + 'cat /sys/module/lltest/linesize')), '')
+            warned = any(WARN_NO_LINES.match(x) for x in lines[i + 1:i + 8])
+            got[which] = (int(ins.group(1)) if ins else None, size, warned)
+    if not got:
+        return
+    off, on = got.get('0'), got.get('1')
+    ok = off and on and off[0] is not None and on[0] is not None and off[1] == '0' and \
+        not off[2] and on[1].isdigit() and int(on[1]) > 0
+    cell.check('module.line_locations=0: no table, no warning; =1: a table', ok,
+               'off %s, on %s' % (off, on))
+    if ok:
+        ko = os.path.join(os.path.dirname(a.variants), 'lltest-min.ko')
+        p = subprocess.run([cells.tool(a.facts, 'readelf'), '-SW', ko],
+                           capture_output=True, text=True)
+        m = re.search(r'\] \.debug_line\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)', p.stdout)
+        figures['module_load_us'] = {'lines_off': off[0], 'lines_on': on[0],
+                                     'debug_line_bytes': int(m.group(1), 16) if m else 0,
+                                     'table_bytes': int(on[1])}
 
 
 def judge_table(cell, a, figures):
@@ -561,14 +644,16 @@ def judge_common(cell, lines, a, figures):
     except ImportError as e:
         suites = None
         cell.check('KUnit %s' % KUNIT_SUITE, False, str(e))
-    if suites is not None:
-        status, cases = suites.get(KUNIT_SUITE, ('not seen', []))
-        cell.check('KUnit %s' % KUNIT_SUITE, status == 'SUCCESS' and cases,
+    for suite in (KUNIT_SUITE, KUNIT_MODULE_SUITE) if suites is not None else ():
+        status, cases = suites.get(suite, ('not seen', []))
+        cell.check('KUnit %s' % suite, status == 'SUCCESS' and cases,
                    '%s, %d cases' % (status, len(cases)))
-        # with the option off, cases that need line locations skip
+        # with the vmlinux option off, its cases that need line locations
+        # skip; the module suite runs whole in both configurations
         for name, st in cases:
-            cell.check('KUnit %s: %s' % (KUNIT_SUITE, name),
-                       st == 'SUCCESS' or (st == 'SKIPPED' and a.variant == 'off'), st)
+            cell.check('KUnit %s: %s' % (suite, name),
+                       st == 'SUCCESS' or (st == 'SKIPPED' and a.variant == 'off' and
+                                           suite == KUNIT_SUITE), st)
     for l in lines:
         m = COSTS.search(l)
         if m:
@@ -664,6 +749,7 @@ class Run:
         self.image = rec.get('image') or None
         self.strip = rec.get('strip', [])
         self.src = rec.get('src', '')
+        self.obj = rec.get('obj', '')
         self.qemu_rc, self.timed_out = rec.get('qemu_rc', 0), rec.get('timed_out', False)
         self.timeout, self.missing = rec.get('timeout', 0), rec.get('missing', '')
         self.seconds = rec.get('seconds', 0)
@@ -731,7 +817,7 @@ def judge(a):
     if a.vmlinux and lines:
         judge_common(cell, lines, a, figures)
         judge_module_frames(cell, lines, a, oracle, syms, figures)
-        judge_variants(cell, lines, a, figures)
+        judge_variants(cell, lines, a, figures, syms)
         if a.variant == 'on':
             judge_locations(cell, lines, a, figures)
             judge_table(cell, a, figures)

@@ -41,9 +41,28 @@ for v in ${VARIANTS:-$BOOT_CONFIGS}; do
 	kmake M="$mod" modules > "$R/module.log" 2>&1 ||
 		stage_fail "$v" build "test module build failed (see $R/module.log)"
 	cp "$mod/lltest.ko" "$K/lltest.ko"
+	# The module again with each line-table version of the arch fact
+	# MODULE_DWARF: gccN written by gcc itself, gasN by gas (-gdwarf-2
+	# gives version 3; arm's gcc never passes a version to gas).
+	dwarf=()
+	for d in $MODULE_DWARF; do
+		case $d in
+		gcc[2-5]) fl="-gdwarf-${d#gcc} -gno-as-loc-support" ;;
+		gas3) fl="-gdwarf-2" ;;
+		gas[45]) fl="-gdwarf-${d#gas} -Wa,--gdwarf-${d#gas}" ;;
+		*) stage_fail "$v" build "MODULE_DWARF: $d is not gcc2..gcc5 or gas3..gas5" ;;
+		esac
+		vm=$OBJ/lltest-$d
+		rm -rf "$vm"; mkdir -p "$vm"
+		cp "$top"/tests/module/* "$vm/"
+		kmake M="$vm" KCFLAGS="$fl" modules >> "$R/module.log" 2>&1 ||
+			stage_fail "$v" build "test module ($d) build failed (see $R/module.log)"
+		dwarf+=("$d=$vm/lltest.ko")
+	done
 	# Its load-time variants: stripped to the line table, and corrupted.
 	python3 "$top/qemu/variants.py" --ko "$K/lltest.ko" --objcopy "${CROSS_COMPILE}objcopy" \
-		--out "$K/variants" --seed "${VARIANT_SEED:-1}" > "$R/variants.log" 2>&1 ||
+		--out "$K/variants" --seed "${VARIANT_SEED:-1}" --dwarf "${dwarf[@]}" \
+		> "$R/variants.log" 2>&1 ||
 		stage_fail "$v" build "module variants failed (see $R/variants.log)"
 
 	"$top/qemu/boot.py" --arch "$ARCH_NAME" --config "$v" --kernel-dir "$K" --obj "$OBJ" \

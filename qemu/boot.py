@@ -54,9 +54,14 @@ def initramfs(facts, a, kdir, out):
         vdir = os.path.dirname(a.variants)
         files += [('m/' + x, os.path.join(vdir, x), '0644')
                   for x in sorted(os.listdir(vdir)) if x.endswith('.ko')]
+        ddir = os.path.join(vdir, 'dwarf')
+        if os.path.isdir(ddir):
+            files += [('v/' + x, os.path.join(ddir, x), '0644')
+                      for x in sorted(os.listdir(ddir)) if x.endswith('.ko')]
     with open(lst, 'w') as f:
         f.write('dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n'
-                'dir /proc 0755 0 0\ndir /sys 0755 0 0\ndir /m 0755 0 0\n')
+                'dir /proc 0755 0 0\ndir /sys 0755 0 0\ndir /m 0755 0 0\n'
+                'dir /v 0755 0 0\n')
         for name, path, mode in files:
             f.write('file /%s %s %s 0 0\n' % (name, path, mode))
     cpio = os.path.join(kdir, 'initramfs.cpio')

@@ -13,6 +13,11 @@ corruption of lltest-min.ko, and DIR/variants.json: for each file its
 kind, what was changed where, and "expect": "warn" where the change makes
 the section invalid for certain (the kernel must warn), "any" where either
 outcome is right.  The same seed gives the same files: the seed is printed.
+
+With --dwarf SPEC=KO... (the module built again with other line-table
+versions: gccN written by gcc, gasN by gas), each is copied to
+DIR/dwarf/SPEC.ko and listed under "dwarf" with the version read back from
+it (lineloc --stats), which must be N.
 """
 import argparse
 import json
@@ -175,6 +180,7 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--count', type=int, default=24)
+    ap.add_argument('--dwarf', nargs='*', default=[], metavar='SPEC=KO')
     a = ap.parse_args()
     if os.path.isdir(a.out):
         shutil.rmtree(a.out)
@@ -190,6 +196,15 @@ def main():
     manifest = [{'file': 'lltest-min.ko', 'kind': 'stripped', 'what':
                  'objcopy --strip-debug --keep-section=.debug_line '
                  '--keep-section=.debug_line_str', 'expect': 'lines'}]
+    # CONFIG_DEBUG_INFO_COMPRESSED's form: the loader does not inflate it
+    p = subprocess.run([a.objcopy, '--compress-debug-sections=zlib', mini,
+                        os.path.join(a.out, 'lltest-zlib.ko')], capture_output=True, text=True)
+    if p.returncode:
+        print('variants.py: %s failed: %s' % (a.objcopy, p.stderr.strip()), file=sys.stderr)
+        return 1
+    manifest.append({'file': 'lltest-zlib.ko', 'kind': 'compressed', 'what':
+                     'objcopy --compress-debug-sections=zlib (SHF_COMPRESSED)',
+                     'expect': 'warn'})
     print('variants.py: seed %d, %d corruptions of %s (%d bytes)' % (
         a.seed, a.count, os.path.basename(mini), len(base)))
     for i in range(a.count):
@@ -201,8 +216,28 @@ def main():
         with open(os.path.join(a.out, name), 'wb') as f:
             f.write(elf.data)
         manifest.append({'file': name, 'kind': kind, 'what': what, 'expect': expect})
+    dwarf = []
+    if a.dwarf:
+        os.makedirs(os.path.join(a.out, 'dwarf'))
+    lineloc = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           'hosttool', 'lineloc')
+    for spec_ko in a.dwarf:
+        spec, _, ko = spec_ko.partition('=')
+        dst = os.path.join(a.out, 'dwarf', spec + '.ko')
+        shutil.copyfile(ko, dst)
+        p = subprocess.run([lineloc, '--stats', dst], capture_output=True, text=True)
+        ver = next((l.split(':', 1)[1].strip() for l in p.stdout.splitlines()
+                    if l.startswith('versions:')), '?')
+        want = spec.lstrip('gcas')
+        print('variants.py: %s: line table version %s (want %s)' % (spec, ver, want))
+        if ver != want:
+            print('variants.py: %s has line table version %s, not %s' % (ko, ver, want),
+                  file=sys.stderr)
+            return 1
+        dwarf.append({'file': spec + '.ko', 'spec': spec, 'version': int(ver),
+                      'writer': 'gcc' if spec.startswith('gcc') else 'gas'})
     with open(os.path.join(a.out, 'variants.json'), 'w') as f:
-        json.dump({'seed': a.seed, 'variants': manifest}, f, indent=1)
+        json.dump({'seed': a.seed, 'variants': manifest, 'dwarf': dwarf}, f, indent=1)
     return 0
 
 

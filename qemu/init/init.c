@@ -12,7 +12,10 @@
  *   kallsyms           time a read of /proc/kallsyms, then print it without
  *                      its addresses, between begin and end lines
  *   cat PATH           print the first line of PATH
- *   variants DIR NAME  for each .ko file of DIR in name order: insmod it, cat
+ *   variants DIR NAME [TRIGGER]
+ *                      for each .ko file of DIR in name order: insmod it
+ *                      (with TRIGGER: as tag=_<file name less .ko>, and
+ *                      write 1 to /sys/kernel/debug/NAME/TRIGGER), cat
  *                      /sys/module/NAME/linesize, rmmod NAME (the
  *                      module's load-time variants: they must all load)
  *   done               print the success marker and restart
@@ -103,6 +106,7 @@ static int do_insmod(char *arg)
 }
 
 static int do_rmmod(const char *name);
+static int do_write(char *arg);
 
 static int do_cat(const char *path)
 {
@@ -139,7 +143,8 @@ static int is_ko(const struct dirent *d)
 static int do_variants(char *arg)
 {
 	char *dir = strtok(arg, " "), *name = strtok(NULL, " ");
-	char path[512], sys[256];
+	char *trigger = strtok(NULL, " ");
+	char path[512], sys[256], cmd[600], file[256];
 	struct dirent **ents;
 	int i, n, bad = 0;
 
@@ -154,8 +159,18 @@ static int do_variants(char *arg)
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
 		say("variant %s", ents[i]->d_name);
-		if (do_insmod(path) || do_cat(sys) || do_rmmod(name))
+		if (trigger) {
+			/* tag: the file name less ".ko" */
+			snprintf(cmd, sizeof(cmd), "%s tag=_%.*s", path,
+				 (int)strlen(ents[i]->d_name) - 3, ents[i]->d_name);
+			snprintf(file, sizeof(file), "/sys/kernel/debug/%s/%s 1",
+				 name, trigger);
+			if (do_insmod(cmd) || do_write(file) || do_cat(sys) ||
+			    do_rmmod(name))
+				bad = 1;
+		} else if (do_insmod(path) || do_cat(sys) || do_rmmod(name)) {
 			bad = 1;
+		}
 		free(ents[i]);
 	}
 	free(ents);

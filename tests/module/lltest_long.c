@@ -13,8 +13,9 @@ static int lltest_long_sink;
 
 lltest_noipa int lltest_long(enum lltest_kind kind, const char *name)
 {
-	pr_info("lltest: %s fires at ...%s:%d\n", name,
-		__FILE__ + sizeof(__FILE__) - 1 - 200, __LINE__ + 1);
+	const char *tail = __FILE__ + sizeof(__FILE__) - 1 - 200;
+
+	pr_info("lltest: %s fires at ...%s:%d\n", name, tail, __LINE__ + 1);
 	dump_stack();
 	WRITE_ONCE(lltest_long_sink, READ_ONCE(lltest_long_sink) + kind);
 	return 1;
