@@ -538,16 +538,32 @@ next:
 	return 0;
 }
 
+/*
+ * The relocated value of the @size-byte field at @off.  A 4-byte
+ * relocation may apply to the low half of an 8-byte field: 64-bit DWARF
+ * in a 32-bit object (its low half comes first in little-endian order,
+ * last in big-endian).
+ */
 static int ml_reloc(void *arg, u64 off, unsigned int size, u64 *value)
 {
 	struct ml_state *s = arg;
+	const struct dwrel *r = s->in->rel;
 	struct dwrel_value v;
+	u64 low = off;
 
-	if (!s->in->rel || dwrel_find(s->in->rel, off, &v))
+	if (!r)
+		return 0;
+	if (size == 8 && r->big_endian && dwrel_find(r, off, &v))
+		low = off + 4;
+	if (dwrel_find(r, low, &v))
 		return 0;		/* not relocated: the value is final */
-	if (v.size != size)
+	if (v.size == size) {
+		*value = v.value;
+		return 0;
+	}
+	if (v.size != 4 || size != 8)
 		return 1;
-	*value = v.value;
+	*value = (*value & ~(u64)0xffffffffU) | v.value;
 	return 0;
 }
 

@@ -43,8 +43,11 @@ for v in ${VARIANTS:-$BOOT_CONFIGS}; do
 	cp "$mod/lltest.ko" "$K/lltest.ko"
 	# The module again with each line-table version of the arch fact
 	# MODULE_DWARF: gccN written by gcc itself, gasN by gas (-gdwarf-2
-	# gives version 3; arm's gcc never passes a version to gas).
+	# gives version 3; arm's gcc never passes a version to gas).  The
+	# module loader is the same in both configurations: the "on" boot
+	# loads them.
 	dwarf=()
+	[ "$v" = on ] || MODULE_DWARF=
 	for d in $MODULE_DWARF; do
 		case $d in
 		gcc[2-5]) fl="-gdwarf-${d#gcc} -gno-as-loc-support" ;;
