@@ -74,14 +74,23 @@ if [ -f "$on/console.log" ] && [ -f "$on/cell.json" ]; then
 	mkdir -p "$out/loc"
 	# the control: the log as the kernel printed it passes
 	judge on "$on/console.log" "$out/loc/good.json"
-	r=$(grep -m1 'locations agree' "$out/loc/good.json.log")
+	r=$(grep -m1 'locations agree with llvm-symbolizer' "$out/loc/good.json.log")
 	check "the real log's locations agree: '$r'" grep -q 'ok   locations agree' <<< "$r"
+	r=$(grep -m1 'module frames: locations agree' "$out/loc/good.json.log")
+	check "the real log's module frames agree: '${r:0:90}'" grep -q 'ok   module frames' <<< "$r"
 	# one frame's line moved by one: vfs_write's, the first it prints
 	sed -E '0,/vfs_write\+0x[0-9a-f]+\/0x[0-9a-f]+ \(fs\/read_write.c:[0-9]+\)/s//&X/' "$on/console.log" |
 		perl -pe 's/(vfs_write\+0x[0-9a-f]+\/0x[0-9a-f]+ \(fs\/read_write\.c:)(\d+)\)X/$1.($2+1).")"/e' > "$out/loc/wrong.log"
 	judge on "$out/loc/wrong.log" "$out/loc/wrong.json"
-	r=$(grep -m1 'locations agree' "$out/loc/wrong.json.log")
+	r=$(grep -m1 'locations agree with llvm-symbolizer' "$out/loc/wrong.json.log")
 	check "a located frame one line off is caught: '$r'" grep -q 'FAIL locations agree' <<< "$r"
+	# one module frame's line moved by one: lltest_chain_a's, the first
+	sed -E '0,/lltest_chain_a\+0x[0-9a-f]+\/0x[0-9a-f]+ \[lltest\] \([^ ()]+:[0-9]+\)/s//&X/' "$on/console.log" |
+		perl -pe 's/(lltest_chain_a\+0x[0-9a-f]+\/0x[0-9a-f]+ \[lltest\] \([^ ()]+:)(\d+)\)X/$1.($2+1).")"/e' \
+		> "$out/loc/modwrong.log"
+	judge on "$out/loc/modwrong.log" "$out/loc/modwrong.json"
+	r=$(grep -m1 'module frames: locations agree' "$out/loc/modwrong.json.log")
+	check "a module frame one line off is caught: '${r:0:120}'" grep -q 'FAIL module frames' <<< "$r"
 	# the probe trigger's interrupted pc printed as a return address
 	# would be: the function before, at its end
 	r=$(grep -m1 'probe: interrupted pc' "$out/loc/good.json.log")
@@ -92,7 +101,7 @@ if [ -f "$on/console.log" ] && [ -f "$on/cell.json" ]; then
 	r=$(grep -m1 'probe: interrupted pc' "$out/loc/interrupted.json.log")
 	check "an interrupted pc printed as the function before is caught: '${r:0:90}'" grep -q 'FAIL' <<< "$r"
 	judge off "$on/console.log" "$out/loc/off.json"
-	r=$(grep -m1 'no locations with the option off' "$out/loc/off.json.log")
+	r=$(grep -m1 'no vmlinux locations with the option off' "$out/loc/off.json.log")
 	check "locations printed with the option off are caught: '${r:0:90}'" grep -q 'FAIL' <<< "$r"
 else
 	check "wrong locations: no x86_64 'on' boot to plant them in" false
