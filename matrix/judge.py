@@ -442,26 +442,33 @@ def variant_segments(lines):
 
 def check_frames(lines, a, oracle, syms, skip=()):
     """lltest frames of @lines against @oracle: (seen, located, agreeing,
-    bad).  Line indexes in @skip are left out."""
+    bad).  A printed location must be addr2line's (every section) and, in
+    .text, llvm-symbolizer's too where it answers (LLVM 14 may answer ??
+    in a relocatable object).  Line indexes in @skip are left out."""
     seen = located = agree = 0
     bad = []
     cache = {}
+    known = lambda x: x and not x.startswith('??') and not re.search(r':(\?|0)$', x)
     for i, m, exact in trace_frames(lines, a.facts, syms.in_entry_text):
         if i in skip or m.group(4) != 'lltest' or m.group(1) not in oracle.syms:
             continue
         key = (m.group(1), int(m.group(2), 16), 0 if exact else 1)
         if key not in cache:
-            addr, a2l, _ = oracle.lookup(key[0], key[1], key[2], a.thumb)
+            addr, a2l, llvm = oracle.lookup(key[0], key[1], key[2], a.thumb)
             # "file:?" and "file:0": addr2line knows the file, not a line
-            cache[key] = strip_path(a2l, module_strip(a)) if a2l and not a2l.startswith('??') \
-                and not re.search(r':(\?|0)$', a2l) else None
-        want = cache[key]
+            cache[key] = (strip_path(a2l, module_strip(a)) if known(a2l) else None,
+                          strip_path(llvm, module_strip(a)) if known(llvm) else None)
+        want, want_llvm = cache[key]
         loc = LOCATED.match(lines[i], m.start())
         got = '%s:%s' % (loc.group(5), loc.group(6)) if loc else None
         seen += 1
         if got:
             located += 1
-        if got and want and got.startswith('...') and want.endswith(got[3:]):
+        cut = got and got.startswith('...')
+        if got and want_llvm and not (want_llvm.endswith(got[3:]) if cut else want_llvm == got):
+            bad.append('%s+%#x%s: printed %s, llvm-symbolizer %s' % (
+                key[0], key[1], '' if exact else ' -1', got, want_llvm))
+        elif cut and want and want.endswith(got[3:]):
             agree += 1          # cut short to fit the line: its end agrees
         elif got == want:
             agree += int(got is not None)
@@ -486,7 +493,8 @@ def judge_module_frames(cell, lines, a, oracle, syms, figures):
     figures['module_frames'] = {'seen': seen, 'located': located, 'agreeing': agree}
     print('[%s] module frames: %d seen, %d located, %d agreeing with addr2line' % (
         a.arch, seen, located, agree))
-    cell.check('module frames: locations agree with addr2line', located > 0 and not bad,
+    cell.check('module frames: locations agree with addr2line (and llvm-symbolizer in .text)',
+               located > 0 and not bad,
                '%d/%d of %d%s' % (agree, located, seen, '; ' + '; '.join(bad[:3]) if bad else ''))
     after = [l for l in lines if re.match(r'^lltest: loc_init ', l)]
     if after:
