@@ -637,6 +637,14 @@ def check_via_module(name, f, sec, addrs, ours):
     DWARF 2-4 directory to the compilation directory (it strips it anyway
     in a kernel tree)."""
     via, err = via_module(f, addrs, sec)
+    if via is None and 'compressed section' in err:
+        # the loader does not inflate SHF_COMPRESSED: a clean refusal, only
+        # where .debug_line really is compressed
+        rc, out, _ = run(['readelf', '-SW', f])
+        m = re.search(r'\] \.debug_line\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+([A-Z]*)\s+\d', out)
+        comp = bool(m) and 'C' in m.group(1)
+        return result(comp, '%s: --via-table refuses a compressed .debug_line, as the loader'
+                      % name, err[-120:])
     if via is None or len(via) != len(ours):
         return result(False, '%s: --via-table (module loader)' % name, err[-200:])
     short = lambda x: '%s:%s' % (os.path.basename(x.rpartition(':')[0]), x.rpartition(':')[2])
