@@ -22,6 +22,13 @@ HT_LT_LIB	:= hosttool/linetab_enc.c hosttool/linetab_dec.c
 HT_LT_DEPS	:= $(HT_LT_LIB) hosttool/linetab.h hosttool/linetab_model.h \
 		   hosttool/hosttool.mk
 HT_FUZZ_LT	:= hosttool/fuzz/fuzz_linetab
+# The module loader's path: relocations, line programs, both tables.
+HT_FUZZ_ML	:= hosttool/fuzz/fuzz_modlines
+HT_ML_SRCS	:= hosttool/dwarf_reloc.c hosttool/modlines.c \
+		   hosttool/dwarf_line.c $(HT_LT_LIB)
+HT_ML_DEPS	:= $(HT_ML_SRCS) hosttool/dwarf_reloc.h hosttool/modlines.h \
+		   hosttool/dwarf_line.h hosttool/dwarf_cursor.h \
+		   hosttool/ktypes.h $(HT_LT_DEPS)
 
 # A static i686 zlib needs zlib1g-dev:i386; without it lineloc-i686 is
 # built without zlib and refuses SHF_COMPRESSED sections with a clear error.
@@ -32,7 +39,7 @@ HT_I686_LIBS	:= -lz
 endif
 
 .PHONY: hosttool hosttool-i686 hosttool-s390x test-hosttool bench-hosttool fuzz-hosttool \
-	clean-hosttool test-linetab fuzz-linetab
+	clean-hosttool test-linetab fuzz-linetab fuzz-modlines fuzz-modlines-runs
 
 hosttool: hosttool/lineloc hosttool/linetab
 
@@ -83,6 +90,40 @@ fuzz-linetab: $(HT_FUZZ_LT)
 		-artifact_prefix=hosttool/fuzz/artifacts/ \
 		"$$tmp" hosttool/fuzz/corpus_linetab
 
+$(HT_FUZZ_ML): hosttool/fuzz/fuzz_modlines.c $(HT_ML_DEPS)
+	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -o $@ \
+		hosttool/fuzz/fuzz_modlines.c $(HT_ML_SRCS)
+
+# Deterministic: HT_ML_FUZZ_RUNS inputs (default 200000) from seed
+# HT_ML_FUZZ_SEED (default 1), starting from the committed seeds; the
+# corpus it grows is thrown away.
+fuzz-modlines-runs: $(HT_FUZZ_ML)
+	mkdir -p hosttool/fuzz/artifacts
+	tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/modlines-fuzz.XXXXXX") && \
+	trap 'rm -rf "$$tmp"' EXIT && \
+	echo "fuzz-modlines: $${HT_ML_FUZZ_RUNS:-200000} runs, seed $${HT_ML_FUZZ_SEED:-1}" && \
+	$(HT_FUZZ_ML) -runs=$${HT_ML_FUZZ_RUNS:-200000} \
+		-seed=$${HT_ML_FUZZ_SEED:-1} -use_cmp=0 -reload=0 -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=hosttool/fuzz/artifacts/ \
+		"$$tmp" hosttool/fuzz/corpus_modlines
+
+# Timed: HT_FUZZ_SECONDS (or FUZZ_SECONDS, default 600) from a random seed
+# that is printed first (HT_ML_FUZZ_SEED picks one), inputs up to
+# HT_ML_FUZZ_MAX_LEN bytes (16384); the corpus grows in
+# hosttool/fuzz/corpus_modlines-run/ (git-ignored).
+fuzz-modlines: $(HT_FUZZ_ML)
+	mkdir -p hosttool/fuzz/artifacts hosttool/fuzz/corpus_modlines-run
+	seed=$${HT_ML_FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} && \
+	secs=$${HT_FUZZ_SECONDS:-$${FUZZ_SECONDS:-600}} && \
+	echo "fuzz-modlines: timed run of $$secs s, seed $$seed" && \
+	$(HT_FUZZ_ML) -max_total_time=$$secs -seed=$$seed -timeout=10 \
+		-max_len=$${HT_ML_FUZZ_MAX_LEN:-16384} -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=hosttool/fuzz/artifacts/ \
+		hosttool/fuzz/corpus_modlines-run hosttool/fuzz/corpus_modlines
+
 test-hosttool: hosttool/lineloc hosttool/lineloc-i686 hosttool/lineloc-s390x
 	tests/hosttool/run.sh
 
@@ -94,5 +135,6 @@ fuzz-hosttool: $(HT_FUZZ)
 
 clean-hosttool:
 	rm -f hosttool/lineloc hosttool/lineloc-i686 hosttool/lineloc-s390x $(HT_FUZZ) \
-		hosttool/linetab $(HT_FUZZ_LT)
-	rm -rf hosttool/fuzz/corpus-run hosttool/fuzz/artifacts
+		hosttool/linetab $(HT_FUZZ_LT) $(HT_FUZZ_ML)
+	rm -rf hosttool/fuzz/corpus-run hosttool/fuzz/corpus_modlines-run \
+		hosttool/fuzz/artifacts
