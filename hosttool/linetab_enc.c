@@ -637,6 +637,7 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		if (ret)
 			goto out;
 	}
+	ret = -LINETAB_ENC_NOMEM;	/* what the allocations below fail with */
 	b.symstart[nblocks] = e->nsyms;
 	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : 4;
 	lut = 1U << lut_bits;
