@@ -4,7 +4,8 @@
 
 A tiny C file (below) with a header under include/linux/ (so that modlines
 learns a kernel root), a static helper, a function in .text and one in
-.init.text, compiled with -c -g -O2 by each cross compiler present; from
+.init.text (and, in one seed, a header whose path is longer than modlines
+takes), compiled with -c -g -O2 by each cross compiler present; from
 each object: .debug_line, its .rela/.rel section, .symtab and
 .debug_line_str, written in fuzz_modlines.c's input layout with the object's
 text sections laid out as the module loader would (core and init, each
@@ -65,11 +66,31 @@ int __attribute__((section(".init.text"))) seed_init(void)
 {
 	return seed_helper(3) - 1;
 }
+
+#ifdef SEED_LONG
+#include "s.h"
+
+int seed_long(int x)
+{
+	return seed_deep(x) + 3;
+}
+#endif
 '''
+
+# A header in a folder of LONG_DIR characters (-iquote): joined with /fixture
+# and its name, its path is over MODLINES_PATH_MAX (4096), and over the
+# 2047 characters modlines takes for a directory that may name a root.
+LONG_HEADER = r'''static inline int seed_deep(int x)
+{
+	return x ^ 0x5a;
+}
+'''
+LONG_DIR = 4088
 
 # name, compiler, flags, machine index of fuzz_modlines.c, big-endian
 SEEDS = [
     ('x86_64-dwarf5', 'gcc', ['-ffunction-sections'], 0, False),
+    ('x86_64-longpath', 'gcc', ['-DSEED_LONG', '-iquote', 'LONG'], 0, False),
     ('x86_64-dwarf4', 'gcc', ['-gdwarf-4'], 0, False),
     ('i386-dwarf5', 'i686-linux-gnu-gcc', [], 1, False),
     ('i386-dwarf4', 'i686-linux-gnu-gcc', ['-gdwarf-4'], 1, False),
@@ -130,12 +151,30 @@ def main():
             f.write(HEADER)
         with open(os.path.join(tmp, 'seed.c'), 'w') as f:
             f.write(SOURCE)
+        # Folders of 200 characters, made relative to tmp: the whole path
+        # would be past PATH_MAX.
+        parts, n = [], 0
+        while n < LONG_DIR:
+            k = min(200, LONG_DIR - n - (1 if parts else 0))
+            parts.append('%03d' % len(parts) + 'd' * (k - 3))
+            n += k + (1 if len(parts) > 1 else 0)
+        longdir = '/'.join(parts)
+        assert len(longdir) == LONG_DIR
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            os.makedirs(longdir)
+            with open(longdir + '/s.h', 'w') as f:
+                f.write(LONG_HEADER)
+        finally:
+            os.chdir(cwd)
         made = 0
         for name, cc, flags, machine, big in SEEDS:
             if not shutil.which(cc):
                 print('skip %s: no %s' % (name, cc))
                 continue
             obj = name + '.o'
+            flags = [longdir if x == 'LONG' else x for x in flags]
             subprocess.run([cc, '-c', '-g', '-O2',
                             '-fdebug-prefix-map=%s=/fixture' % tmp] + flags +
                            ['-o', obj, 'seed.c'], cwd=tmp, check=True)
