@@ -55,6 +55,13 @@ static const u32 block_sizes[16] = {
 #define NCHECK_REL	2048	/* entries cross-checked, at most */
 
 static uint64_t sink;
+static u32 rescheds;
+
+/* The kernel reschedules here, between line programs. */
+static void fz_resched(void)
+{
+	rescheds++;
+}
 
 /* ---- an allocator that counts, and fails one allocation on request ---- */
 
@@ -287,6 +294,7 @@ static void build(struct modlines_in *in, struct fz_mem *m, bool with_rel,
 	int err, k;
 
 	m->live = 0;
+	rescheds = 0;
 	err = modlines_build(in, &out);
 	if (in->dl.reloc)
 		__builtin_trap();	/* the hook is modlines_build()'s own */
@@ -304,6 +312,9 @@ static void build(struct modlines_in *in, struct fz_mem *m, bool with_rel,
 		return;
 	}
 	if (m->live != !!out.tab[0] + !!out.tab[1])
+		__builtin_trap();
+	/* Two or three passes over the programs, a resched after each. */
+	if (rescheds != 2 * out.units && rescheds != 3 * out.units)
 		__builtin_trap();
 	if (!with_rel && (out.tab[0] || out.tab[1] ||
 			  out.dropped != out.seqs))
@@ -399,6 +410,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mi.nsecs = shnum;
 	mi.mem = &alloc;
 	mi.block_rows = block_sizes[flags >> 4 & 15];
+	mi.resched = fz_resched;
 	if (fail >= 0xc0)
 		mem.fail_at = fail - 0xc0;
 	if (rel_ok) {
