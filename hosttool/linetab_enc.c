@@ -777,13 +777,15 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	{
 		u8 *fs = p + pos, *fd = fs + 4 * (nfiles + 1);
 		u8 *ds = fd + 2 * nfiles, *str = ds + 4 * (ndirs + 1);
-		size_t so = 0, l;
+		size_t so = 0, l, dl;
 		const char *s;
 
 		for (i = 0; i < ndirs; i++) {
 			s = paths[b.dirrep[i]];
 			put32(ds + 4 * i, so);
-			for (l = 0; l < dir_len(s); l++)
+			/* once: the stores below may alias s for the compiler */
+			dl = dir_len(s);
+			for (l = 0; l < dl; l++)
 				str[so++] = s[l];
 		}
 		put32(ds + 4 * ndirs, so);
