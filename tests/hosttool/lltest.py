@@ -1606,6 +1606,39 @@ def test_fuzz(work):
            if p.returncode == 0 else out[-800:])
 
 
+def test_fuzz_modlines(work):
+    """The module loader's path (dwarf_reloc.c, modlines.c, dwarf_line.c,
+    linetab_enc.c, linetab_dec.c) under libFuzzer with ASan and UBSan:
+    HT_ML_FUZZ_RUNS runs (default 200,000; 50,000 with HT_QUICK=1) from
+    seed HT_ML_FUZZ_SEED (1), starting from hosttool/fuzz/corpus_modlines/
+    (make_modlines_corpus.py).  Deterministic: the same inputs every run."""
+    if not shutil.which('clang-14'):
+        skip('fuzz modlines.c', 'no clang-14')
+        return
+    env = dict(os.environ)
+    if QUICK:
+        env.setdefault('HT_ML_FUZZ_RUNS', '50000')
+    env.setdefault('HT_ML_FUZZ_RUNS', '200000')
+    env.setdefault('HT_ML_FUZZ_SEED', '1')
+    what = '%s runs, seed %s' % (env['HT_ML_FUZZ_RUNS'], env['HT_ML_FUZZ_SEED'])
+    print('== fuzz modlines.c + dwarf_reloc.c: %s' % what, flush=True)
+    t0 = time.time()
+    p = subprocess.run(['make', '-s', '-f', 'hosttool/hosttool.mk',
+                        'fuzz-modlines-runs'], cwd=TOP, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode('utf-8', 'replace')
+    m = re.search(r'stat::number_of_executed_units: (\d+)', out)
+    fin = re.search(r'DONE +(cov: \d+ ft: \d+ corp: \S+)', out)
+    crash = re.search(r'(==\d+==ERROR: .*|SUMMARY: .*|Test unit written to .*)',
+                      out)
+    result(p.returncode == 0 and m and not crash,
+           'fuzz modlines.c (%s), no crash' % what,
+           '%s inputs%s in %.0f s' % (m.group(1) if m else '?',
+                                      ', final ' + fin.group(1) if fin else '',
+                                      time.time() - t0)
+           if p.returncode == 0 and not crash else out[-1500:])
+
+
 def test_linetab(work):
     """The compact line table alone (tests/hosttool/linetab.sh: a fixed
     generated row set at several block sizes, and Debian's rows when they
@@ -1719,6 +1752,7 @@ def main():
             test_matrix(work, part_random('matrix'))
         if 'fuzz' in only:
             test_fuzz(work)
+            test_fuzz_modlines(work)
         if 'linetab' in only:
             test_linetab(work)
         if 'bigendian' in only:
