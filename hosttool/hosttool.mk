@@ -30,13 +30,20 @@ HT_ML_DEPS	:= $(HT_ML_SRCS) hosttool/dwarf_reloc.h hosttool/modlines.h \
 		   hosttool/dwarf_line.h hosttool/dwarf_cursor.h \
 		   hosttool/ktypes.h $(HT_LT_DEPS)
 
-# A static i686 zlib needs zlib1g-dev:i386; without it lineloc-i686 is
-# built without zlib and refuses SHF_COMPRESSED sections with a clear error.
-HT_I686_LIBZ	:= $(shell $(HT_I686_CC) -print-file-name=libz.a 2>/dev/null)
-ifneq ($(filter /%,$(HT_I686_LIBZ)),)
-HT_I686_ZLIB	:= -DHAVE_ZLIB
-HT_I686_LIBS	:= -lz
-endif
+# Static zlib for the i686 and s390x builds: Debian's zlib1g-dev of that
+# arch, unpacked into the cache by scripts/install-deps.sh (or installed
+# through multiarch, which the compiler then finds itself).  Without it the
+# binary is built without zlib and refuses SHF_COMPRESSED sections with a
+# clear error; the tests say which.
+HT_CACHE	?= $(or $(LINELOC_CACHE),$(HOME)/.cache/lineloc)
+# ht_zlib CC,DEBARCH,TRIPLET: the flags that link that arch's static zlib
+ht_zlib = $(if $(wildcard $(HT_CACHE)/zlib/$(2)/usr/lib/$(3)/libz.a),\
+	-DHAVE_ZLIB -I$(HT_CACHE)/zlib/$(2)/usr/include \
+	-L$(HT_CACHE)/zlib/$(2)/usr/lib/$(3) -lz,\
+	$(if $(filter /%,$(shell $(1) -print-file-name=libz.a 2>/dev/null)),\
+	-DHAVE_ZLIB -lz))
+HT_I686_ZLIB	:= $(call ht_zlib,$(HT_I686_CC),i386,i386-linux-gnu)
+HT_S390X_ZLIB	:= $(call ht_zlib,$(HT_S390X_CC),s390x,s390x-linux-gnu)
 
 .PHONY: hosttool hosttool-i686 hosttool-s390x test-hosttool bench-hosttool fuzz-hosttool \
 	clean-hosttool test-linetab fuzz-linetab fuzz-modlines fuzz-modlines-runs
@@ -49,16 +56,14 @@ hosttool/lineloc: $(HT_DEPS)
 hosttool-i686: hosttool/lineloc-i686
 
 # A big-endian host: s390x, static, run under qemu-s390x-static (the one
-# big-endian arch of bookworm's main archive).  No zlib: a compressed
-# section gets lineloc's clean error there.
+# big-endian arch of bookworm's main archive).
 hosttool-s390x: hosttool/lineloc-s390x
 
 hosttool/lineloc-s390x: $(HT_DEPS)
-	$(HT_S390X_CC) $(HT_CFLAGS) -static -o $@ $(HT_SRCS)
+	$(HT_S390X_CC) $(HT_CFLAGS) -static -o $@ $(HT_SRCS) $(HT_S390X_ZLIB)
 
 hosttool/lineloc-i686: $(HT_DEPS)
-	$(HT_I686_CC) $(HT_CFLAGS) $(HT_I686_ZLIB) -static -o $@ $(HT_SRCS) \
-		$(HT_I686_LIBS)
+	$(HT_I686_CC) $(HT_CFLAGS) -static -o $@ $(HT_SRCS) $(HT_I686_ZLIB)
 
 $(HT_FUZZ): hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c \
 		hosttool/dwarf_line.h hosttool/dwarf_cursor.h

@@ -1,22 +1,49 @@
 #!/bin/sh
 # Install, from Debian's archive only, everything the matrix, the host tool
-# and their tests need on a fresh Debian 12 machine.
+# and their tests need on a fresh Debian 12 machine.  Works as root and as a
+# user with sudo.  What is installed follows the host's Debian architecture
+# (dpkg --print-architecture):
+#   amd64  everything (the matrix, the host tools for i686 and s390x, the
+#          32-bit userland of the host-32 suite);
+#   i386   the host-tool suite only (the workflow's host-32 job, and the
+#          userland that tests/host32/run.sh makes with debootstrap).
 set -eu
 
-PKGS="
-	make gcc libc6-dev git bc bison flex cpio kmod rsync xz-utils perl python3
-	libelf-dev libssl-dev zlib1g-dev
-	linux-source
+host=$(dpkg --print-architecture)
+# what both hosts need for make test-hosttool
+HOSTTOOL="
+	make gcc libc6-dev git perl python3 python3-pyelftools
+	libelf-dev zlib1g-dev xz-utils
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi libc6-dev-armel-cross
+	llvm clang libclang-rt-14-dev
+"
+case $host in
+amd64)
+	PKGS="$HOSTTOOL
+	bc bison flex cpio kmod rsync libssl-dev
+	linux-source
 	gcc-i686-linux-gnu binutils-i686-linux-gnu libc6-dev-i386-cross
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross
 	qemu-system-x86 qemu-system-arm qemu-user-static
-	busybox-static ccache
-	llvm clang libclang-rt-14-dev
+	busybox-static ccache debootstrap
 	yamllint shellcheck
-	python3-pyelftools
 "
+	# static zlib for hosttool/lineloc-i686 and lineloc-s390x
+	ZLIB_ARCHES="i386 s390x"
+	;;
+i386)
+	# i686 code is the native gcc's; x86_64 code is a cross compiler's
+	PKGS="$HOSTTOOL
+	gcc-x86-64-linux-gnu binutils-x86-64-linux-gnu libc6-dev-amd64-cross
+"
+	ZLIB_ARCHES=
+	;;
+*)
+	echo "install-deps: no package list for a $host host (amd64 or i386)" >&2
+	exit 1
+	;;
+esac
 
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -26,12 +53,44 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
 		missing="$missing $p"
 done
-if [ -z "$missing" ]; then
+
+# A foreign arch's zlib1g-dev is downloaded and unpacked into the cache, not
+# installed: installing it drags in that arch's libc6-dev, which must have
+# exactly the host's version, and the archive's s390x and amd64 versions
+# differ (bookworm-security has no s390x).  hosttool/hosttool.mk looks there.
+zdir=${LINELOC_CACHE:-$HOME/.cache/lineloc}/zlib
+zmissing=
+newarch=
+for a in $ZLIB_ARCHES; do
+	[ -f "$zdir/$a/usr/include/zlib.h" ] && continue
+	zmissing="$zmissing $a"
+	dpkg --print-foreign-architectures | grep -qx "$a" || newarch="$newarch $a"
+done
+
+if [ -z "$missing" ] && [ -z "$zmissing" ]; then
 	echo "install-deps: all packages present"
 	exit 0
 fi
-echo "install-deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+for a in $newarch; do
+	echo "install-deps: dpkg --add-architecture $a (for zlib1g-dev:$a)"
+	$SUDO dpkg --add-architecture "$a"
+done
 $SUDO apt-get update -q
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -q --no-install-recommends $missing
+if [ -n "$missing" ]; then
+	echo "install-deps: installing:$missing"
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -q --no-install-recommends $missing
+fi
+for a in $zmissing; do
+	echo "install-deps: zlib1g-dev:$a into $zdir/$a"
+	tmp=$(mktemp -d)
+	# as root, apt warns that it downloads unsandboxed: say nothing of it
+	(cd "$tmp" && apt-get download -q "zlib1g-dev:$a" 2>&1) | grep -v unsandboxed || :
+	deb=$(ls "$tmp"/zlib1g-dev_*_"$a".deb)
+	mkdir -p "$zdir"
+	dpkg-deb -x "$deb" "$tmp/root"
+	rm -rf "${zdir:?}/$a"
+	mv "$tmp/root" "$zdir/$a"
+	rm -rf "$tmp"
+done
