@@ -16,6 +16,8 @@
 #   make ARCH=... test-reproducible  same line tables from a second O= folder
 #   make ARCH=... bisect-check       build and boot each patch of the series
 #   make build-configs        build-only configurations (KALLSYMS=n, DEBUG_INFO=n)
+#   make ARCH=... test-host32 the kernel built by 32-bit host programs: same
+#                             outputs as with this host's (arm64, arm, i386)
 #
 # Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
 # in arch-configs/common.facts), BUILD=
@@ -36,7 +38,7 @@ Q := @
 endif
 
 .PHONY: all matrix qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-reproducible bisect-check bench-link bench-table build-configs clean help
+	test-judge test-faults test-host32 test-reproducible bisect-check bench-link bench-table build-configs clean help
 
 all: matrix
 
@@ -83,6 +85,9 @@ bisect-check: prepare
 
 bench-link: prepare
 	$(Q)tests/ondemand/bench-link.sh $(ARCH)
+
+test-host32: prepare
+	$(Q)tests/host32/kernel.sh $(ARCH)
 
 test-faults: prepare
 	$(Q)tests/faults/run.sh

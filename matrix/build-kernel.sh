@@ -2,6 +2,8 @@
 # build-kernel.sh ARCH [CONFIG]: configure (tinyconfig + common + arch
 # fragments) and build the kernel for ARCH in $BUILD/ARCH.  Fails, naming
 # them, when requested options did not survive olddefconfig.
+# KOBJ= names another O= folder; CONFIGURE_ONLY=1 stops once it is
+# configured (tests/host32/kernel.sh builds there itself).
 # With CONFIG, a build-only configuration (arch-configs/build-only/
 # CONFIG.config merged last) is built in $BUILD/ARCH-build-only, and any
 # compiler or linker warning fails it.  The build-only configurations of
@@ -11,6 +13,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_arch "$1"
 cfg_name=${2:-}
+OBJ=${KOBJ:-$OBJ}
 
 # no_warnings LOG WHAT: fail, listing them, when a build log has compiler or
 # linker warnings (every build of the matrix must be warning-free).
@@ -65,6 +68,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.lineloc-config" 2>/dev/null)" != "
 	[ -z "$missing" ] || die "requested options missing from the final .config:$missing"
 	echo "$stamp" > "$OBJ/.lineloc-config"
 fi
+[ "${CONFIGURE_ONLY:-0}" = 1 ] && exit 0
 
 if [ -n "$cfg_name" ]; then
 	log "building kernel, build-only configuration $cfg_name"

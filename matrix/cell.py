@@ -43,7 +43,8 @@ OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
            'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y')}
 # What a configuration may turn on; CAPS says which an arch supports.
-CAPABILITIES = ('kasan', 'smp')
+# host32: tests/host32/kernel.sh can build it with 32-bit host programs.
+CAPABILITIES = ('kasan', 'smp', 'host32')
 
 # The record the runner writes for one cell and configuration.
 RECORD_KEYS = {

@@ -27,12 +27,14 @@ load_arch() {
 	RESULTS=$RESULTS_ROOT/$ARCH_NAME
 }
 
-# kmake ARGS...: make in the kernel tree for the loaded arch.
+# kmake ARGS...: make in the kernel tree for the loaded arch.  KHOSTCC
+# names the compiler of the kernel's host programs (default gcc;
+# tests/host32 builds them for a 32-bit host).
 kmake() {
-	local cc=${CROSS_COMPILE}gcc hostcc=gcc
+	local cc=${CROSS_COMPILE}gcc hostcc=${KHOSTCC:-gcc}
 	if command -v ccache >/dev/null && [ "${CCACHE:-1}" != 0 ]; then
 		cc="$top/matrix/ccache-cc $cc"
-		hostcc="ccache gcc"
+		hostcc="ccache $hostcc"
 	fi
 	vrun make -C "$SRC" O="$OBJ" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 		CC="$cc" HOSTCC="$hostcc" ${V:+V=$V} \
