@@ -338,7 +338,9 @@ static void assign_ranges(struct tables *t, int all_rows)
 			}
 		}
 		/* Sorted, then overlapping and touching ranges merged. */
-		sort(t->rg + first, t->nrg - first, sizeof(*t->rg), cmp_range);
+		if (t->nrg > first)
+			sort(t->rg + first, t->nrg - first, sizeof(*t->rg),
+			     cmp_range);
 		for (j = first, n = first; j < t->nrg; j++) {
 			if (n > first && t->rg[j].lo <= t->rg[n - 1].hi) {
 				if (t->rg[j].hi > t->rg[n - 1].hi)
@@ -593,7 +595,7 @@ void run_unit(struct tables *t, struct unit *u,
 	if (t->clip == CLIP_ON && u->clip) {
 		c.row = row;
 		c.arg = arg;
-		c.rg = t->rg + u->rfirst;
+		c.rg = t->rg ? t->rg + u->rfirst : NULL;	/* none: NULL + 0 */
 		c.nr = u->nranges;
 		c.n = 0;
 		c.unsorted = false;
