@@ -30,6 +30,15 @@ HT_ML_DEPS	:= $(HT_ML_SRCS) hosttool/dwarf_reloc.h hosttool/modlines.h \
 		   hosttool/dwarf_line.h hosttool/dwarf_cursor.h \
 		   hosttool/ktypes.h $(HT_LT_DEPS)
 
+# lineloc whole, from its ELF reader on (fuzz_lineloc.c includes the
+# program's sources; the decoders link as they are).  Its static data is
+# reset between inputs, without ASan's redzones around it.
+HT_FUZZ_LL	:= hosttool/fuzz/fuzz_lineloc
+HT_LL_SRCS	:= hosttool/dwarf_line.c hosttool/dwarf_reloc.c \
+		   hosttool/modlines.c hosttool/linetab_dec.c
+# Every fuzz target, by the name hosttool/fuzz/run.sh takes.
+HT_FUZZ_ALL	:= $(HT_FUZZ) $(HT_FUZZ_LT) $(HT_FUZZ_ML) $(HT_FUZZ_LL)
+
 # Static zlib for the i686 and s390x builds: Debian's zlib1g-dev of that
 # arch, unpacked into the cache by scripts/install-deps.sh (or installed
 # through multiarch, which the compiler then finds itself).  Without it the
@@ -46,7 +55,8 @@ HT_I686_ZLIB	:= $(call ht_zlib,$(HT_I686_CC),i386,i386-linux-gnu)
 HT_S390X_ZLIB	:= $(call ht_zlib,$(HT_S390X_CC),s390x,s390x-linux-gnu)
 
 .PHONY: hosttool hosttool-i686 hosttool-s390x test-hosttool bench-hosttool fuzz-hosttool \
-	clean-hosttool test-linetab fuzz-linetab fuzz-modlines fuzz-modlines-runs
+	clean-hosttool test-linetab fuzz-linetab fuzz-modlines fuzz-modlines-runs \
+	fuzz fuzz-runs fuzz-targets
 
 hosttool: hosttool/lineloc hosttool/linetab
 
@@ -133,6 +143,24 @@ fuzz-modlines: $(HT_FUZZ_ML)
 		-artifact_prefix=hosttool/fuzz/artifacts/ \
 		hosttool/fuzz/corpus_modlines-run hosttool/fuzz/corpus_modlines
 
+$(HT_FUZZ_LL): hosttool/fuzz/fuzz_lineloc.c $(HT_DEPS)
+	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -DHAVE_ZLIB \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-coverage=stack-depth -mllvm -asan-globals=0 \
+		-fno-sanitize-recover=undefined -o $@ \
+		hosttool/fuzz/fuzz_lineloc.c $(HT_LL_SRCS) -lz
+
+fuzz-targets: $(HT_FUZZ_ALL)
+
+# Every target: timed, FUZZ_SECONDS each (default 300) from a printed
+# random seed (FUZZ_SEED picks one); or fuzz-runs: FUZZ_RUNS inputs each
+# from seed 1, the same inputs on every run.  FUZZ_TARGETS= picks some.
+fuzz: fuzz-targets
+	hosttool/fuzz/run.sh --seconds $${FUZZ_SECONDS:-300} $(FUZZ_TARGETS)
+
+fuzz-runs: fuzz-targets
+	hosttool/fuzz/run.sh --runs $${FUZZ_RUNS:-100000} $(FUZZ_TARGETS)
+
 test-hosttool: hosttool/lineloc hosttool/lineloc-i686 hosttool/lineloc-s390x
 	tests/hosttool/run.sh
 
@@ -144,6 +172,6 @@ fuzz-hosttool: $(HT_FUZZ)
 
 clean-hosttool:
 	rm -f hosttool/lineloc hosttool/lineloc-i686 hosttool/lineloc-s390x $(HT_FUZZ) \
-		hosttool/linetab $(HT_FUZZ_LT) $(HT_FUZZ_ML)
-	rm -rf hosttool/fuzz/corpus-run hosttool/fuzz/corpus_modlines-run \
+		hosttool/linetab $(HT_FUZZ_LT) $(HT_FUZZ_ML) $(HT_FUZZ_LL)
+	rm -rf hosttool/fuzz/corpus-run hosttool/fuzz/corpus_*-run \
 		hosttool/fuzz/artifacts

@@ -1646,6 +1646,37 @@ def test_fuzz_modlines(work):
            if p.returncode == 0 and not crash else out[-1500:])
 
 
+def test_fuzz_lineloc(work):
+    """lineloc's ELF reader and everything after it (fuzz_lineloc.c: the
+    program's sources in one unit, exit() jumping back, allocations and
+    static data reset per input) under libFuzzer with ASan and UBSan:
+    HT_LL_FUZZ_RUNS runs (default 100,000; 20,000 with HT_QUICK=1) from
+    seed 1, starting from hosttool/fuzz/corpus_lineloc/
+    (make_lineloc_corpus.sh).  Deterministic: the same inputs every run."""
+    if not shutil.which('clang-14'):
+        skip('fuzz lineloc', 'no clang-14')
+        return
+    runs = os.environ.get('HT_LL_FUZZ_RUNS', '20000' if QUICK else '100000')
+    t0 = time.time()
+    p = subprocess.run(['make', '-s', '-f', 'hosttool/hosttool.mk',
+                        'hosttool/fuzz/fuzz_lineloc'], cwd=TOP,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode:
+        result(False, 'fuzz lineloc: build', p.stdout.decode('utf-8', 'replace')[-800:])
+        return
+    env = dict(os.environ)
+    env['FUZZ_SEED'] = '1'
+    p = subprocess.run([os.path.join(TOP, 'hosttool', 'fuzz', 'run.sh'),
+                        '--runs', runs, 'lineloc'], cwd=TOP, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode('utf-8', 'replace')
+    line = [l for l in out.splitlines() if l.startswith('fuzz lineloc:')]
+    result(p.returncode == 0 and line and 'no finding' in line[-1],
+           'fuzz lineloc.c + elfread.c (%s runs, seed 1), no finding' % runs,
+           '%s in %.0f s' % (line[-1][len('fuzz lineloc: '):], time.time() - t0)
+           if p.returncode == 0 and line else out[-1500:])
+
+
 def test_linetab(work):
     """The compact line table alone (tests/hosttool/linetab.sh: a fixed
     generated row set at several block sizes, and Debian's rows when they
@@ -1832,6 +1863,7 @@ def main():
         if 'fuzz' in only:
             test_fuzz(work)
             test_fuzz_modlines(work)
+            test_fuzz_lineloc(work)
         if 'linetab' in only:
             test_linetab(work)
         if 'bigendian' in only:
