@@ -18,6 +18,8 @@
 #   make build-configs        build-only configurations (KALLSYMS=n, DEBUG_INFO=n)
 #   make ARCH=... test-host32 the kernel built by 32-bit host programs: same
 #                             outputs as with this host's (arm64, arm, i386)
+#   make fuzz                 every fuzz target, FUZZ_SECONDS each, seeds printed
+#   make fuzz-runs            every fuzz target, FUZZ_RUNS inputs each, seed 1
 #
 # Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
 # in arch-configs/common.facts), BUILD=
