@@ -126,9 +126,37 @@ def load_arch(arch, config=None):
     return facts
 
 
+_HOST_TRIPLET = []
+
+
+def host_triplet():
+    """The GNU triplet the host's gcc makes code for (x86_64-linux-gnu on
+    an amd64 host, i686-linux-gnu on an i386 one), or '' without gcc."""
+    if not _HOST_TRIPLET:
+        import subprocess
+        try:
+            out = subprocess.run(['gcc', '-dumpmachine'], capture_output=True,
+                                 text=True).stdout.strip()
+        except OSError:
+            out = ''
+        _HOST_TRIPLET.append(out)
+    return _HOST_TRIPLET[0]
+
+
+def cross_prefix(facts):
+    """The arch's toolchain prefix: CROSS_COMPILE; where that is empty (the
+    host's own arch) and the host's gcc makes code for another triplet (an
+    i386 host running the host-tool tests), LLVM_TARGET's cross tools."""
+    if facts['CROSS_COMPILE'] or not facts['LLVM_TARGET']:
+        return facts['CROSS_COMPILE']
+    if host_triplet() in ('', facts['LLVM_TARGET']):
+        return ''
+    return facts['LLVM_TARGET'] + '-'
+
+
 def tool(facts, name):
     """A binutils tool of the arch's toolchain: tool(f, 'nm')."""
-    return facts['CROSS_COMPILE'] + name
+    return cross_prefix(facts) + name
 
 
 def write_record(path, rec):

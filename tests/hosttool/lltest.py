@@ -6,6 +6,7 @@ Every check prints PASS/FAIL/SKIP; the last line is
 "hosttool: N passed, M failed" and the exit status is non-zero if M > 0.
 Oracles: llvm-symbolizer first, the target's binutils addr2line second.
 """
+import errno
 import io
 import os
 import random
@@ -46,6 +47,27 @@ FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
 MUTANT_SEED = 5     # the default; HT_MUTANT_SEED overrides
 KEEP = os.path.join(tempfile.gettempdir(), 'lineloc-bad-mutants')
 
+
+
+_LL32_CMD = []
+
+
+def ll32():
+    """The command that runs lineloc-i686: itself where this kernel runs
+    i386 programs (IA32 emulation), else qemu-i386-static and it (a kernel
+    without it says Exec format error)."""
+    if not _LL32_CMD:
+        try:
+            subprocess.run([LL32, '--help'], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            _LL32_CMD.extend([LL32])
+        except OSError as e:
+            if e.errno != errno.ENOEXEC or not shutil.which('qemu-i386-static'):
+                raise
+            print('  this kernel runs no i386 programs: lineloc-i686 runs '
+                  'under qemu-i386-static', flush=True)
+            _LL32_CMD.extend(['qemu-i386-static', LL32])
+    return list(_LL32_CMD)
 
 
 def built_with_zlib(binary):
@@ -120,7 +142,7 @@ def oracle_a2l(tool, obj, addrs, sec=None):
 
 def lineloc_e(obj, addrs, sec=None, tool=LL, extra=('--no-strip',)):
     inp = ''.join('%x\n' % a for a in addrs).encode()
-    cmd = [tool] + list(extra) + ['-e', obj] + (['-j', sec] if sec else [])
+    cmd = (tool if isinstance(tool, list) else [tool]) + list(extra) + ['-e', obj] + (['-j', sec] if sec else [])
     rc, out, err = run(cmd, inp)
     if rc:
         return None, err.strip()
@@ -223,7 +245,7 @@ def same32(name, args, expect_err=None):
         return
     a = subprocess.run([LL] + args, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
-    b = subprocess.run([LL32] + args, stdout=subprocess.PIPE,
+    b = subprocess.run(ll32() + args, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     if expect_err and b.returncode and expect_err in b.stderr.decode() and \
             not built_with_zlib(LL32):
@@ -239,8 +261,10 @@ def same32(name, args, expect_err=None):
 # 1. generated objects: 4 toolchains x DWARF versions, executables and .o
 
 # name, gcc, binutils prefix: the matrix's arches (arch-configs/)
-TOOLCHAINS = [(a, cell.tool(f, 'gcc'), f['CROSS_COMPILE'])
+# (on an i386 host, x86_64's is x86_64-linux-gnu-gcc: matrix/cell.py)
+TOOLCHAINS = [(a, cell.tool(f, 'gcc'), cell.cross_prefix(f))
               for a, f in ((a, cell.load_arch(a)) for a in cell.arches())]
+CC = {a: cc for a, cc, _ in TOOLCHAINS}
 # the line-table version gas writes for plain -g where gcc does not say
 AS_LINE_VERSION = {a: int(cell.load_arch(a)['AS_LINE_VERSION'])
                    for a in cell.arches() if cell.load_arch(a)['AS_LINE_VERSION']}
@@ -881,10 +905,10 @@ def test_cli(work, rnd):
     print('== command line, errors, atomic -o', flush=True)
     d = os.path.join(work, 'cli')
     os.makedirs(d, exist_ok=True)
-    exe, obj, err = build(d, 'x86_64', 'gcc', ['-g'], '-O1')
-    exe4, obj4, err4 = build(d + '4', 'x86_64', 'gcc',
+    exe, obj, err = build(d, 'x86_64', CC['x86_64'], ['-g'], '-O1')
+    exe4, obj4, err4 = build(d + '4', 'x86_64', CC['x86_64'],
                              ['-gdwarf-4', '-gno-as-loc-support'], '-O1')
-    exez, objz, errz = build(d + 'z', 'x86_64', 'gcc', ['-g', '-gz=zlib'],
+    exez, objz, errz = build(d + 'z', 'x86_64', CC['x86_64'], ['-g', '-gz=zlib'],
                              '-O1')
     if not exe or not exe4 or not objz:
         return result(False, 'cli build', err + err4 + errz)
@@ -1198,7 +1222,7 @@ def test_mutants(work, seed):
         return result(False, 'build ASan lineloc', err[-300:])
     bases = []
     exes = []
-    for tc, cc, flags in (('x86_64', 'gcc', ['-g']),
+    for tc, cc, flags in (('x86_64', CC['x86_64'], ['-g']),
                           ('arm', 'arm-linux-gnueabi-gcc',
                            ['-gdwarf-2', '-gno-as-loc-support']),
                           ('arm64', 'aarch64-linux-gnu-gcc',
@@ -1278,7 +1302,7 @@ def test_mutants(work, seed):
                        .split(': ', 2)[-1].strip())
             errs[k] = errs.get(k, 0) + 1
         if os.path.exists(LL32):
-            b = subprocess.run([LL32] + mode, stdout=subprocess.PIPE,
+            b = subprocess.run(ll32() + mode, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
             if (p.returncode, p.stdout, p.stderr) != \
                     (b.returncode, b.stdout, b.stderr) and \
@@ -1314,12 +1338,16 @@ def debian_tree():
         return root, vm
     os.makedirs(CACHE, exist_ok=True)
     print('  fetching linux-image-cloud-amd64-dbg into %s' % CACHE, flush=True)
-    rc, out, err = run(['apt-get', 'download', 'linux-image-cloud-amd64-dbg'],
+    # on another host (i386: the host-32 job) the amd64 package by name;
+    # scripts/install-deps.sh adds the architecture
+    arch = run(['dpkg', '--print-architecture'])[1].strip()
+    qual = '' if arch == 'amd64' else ':amd64'
+    rc, out, err = run(['apt-get', 'download', 'linux-image-cloud-amd64-dbg' + qual],
                        cwd=CACHE)
     if rc:
         run(['apt-get', 'update'])
         rc, out, err = run(['apt-get', 'download',
-                            'linux-image-cloud-amd64-dbg'], cwd=CACHE)
+                            'linux-image-cloud-amd64-dbg' + qual], cwd=CACHE)
     if rc:
         return None, 'apt-get download failed: ' + err.strip()[-200:]
     metas = [x for x in os.listdir(CACHE)
@@ -1327,7 +1355,7 @@ def debian_tree():
     rc, dep, err = run(['dpkg-deb', '-f', os.path.join(CACHE, metas[0]),
                         'Depends'])
     pkg = dep.split()[0]
-    rc, out, err = run(['apt-get', 'download', pkg], cwd=CACHE)
+    rc, out, err = run(['apt-get', 'download', pkg + qual], cwd=CACHE)
     if rc:
         return None, 'apt-get download %s failed' % pkg
     debs = [x for x in os.listdir(CACHE) if x.startswith(pkg + '_')]
@@ -1460,7 +1488,7 @@ def test_debian(work, rnd):
     if not os.path.exists(LL32):
         skip('vmlinux i686 -e', 'no lineloc-i686')
     else:
-        o32, _ = lineloc_e(vm, addrs, tool=LL32)
+        o32, _ = lineloc_e(vm, addrs, tool=ll32())
         result(o32 == ours, 'vmlinux i686 == x86_64 (-e, %d addresses)' % n)
 
     mods = []
