@@ -17,6 +17,11 @@
 # Target objects are the same compiles both times: ccache serves the second.
 # Ends with "host32-kernel: N passed, M failed".
 set -uo pipefail
+# The 32-bit host programs run where this kernel runs none (no IA32
+# emulation): scripts/i386-run hands them to qemu-i386-static.
+if [ -z "${HOST32_IN_I386_RUN:-}" ]; then
+	HOST32_IN_I386_RUN=1 exec "$(dirname "$0")/../../scripts/i386-run" "$0" "$@"
+fi
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/../../matrix/lib.sh"
 # shellcheck source=tests/result.sh
