@@ -18,6 +18,8 @@
 #   make build-configs        build-only configurations (KALLSYMS=n, DEBUG_INFO=n)
 #   make ARCH=... test-host32 the kernel built by 32-bit host programs: same
 #                             outputs as with this host's (arm64, arm, i386)
+#   make test-hosttool32      the host-tool suite in an i386 Debian userland
+#                             (the workflow's host-32 job, run here)
 #   make fuzz                 every fuzz target, FUZZ_SECONDS each, seeds printed
 #   make fuzz-runs            every fuzz target, FUZZ_RUNS inputs each, seed 1
 #
@@ -40,7 +42,7 @@ Q := @
 endif
 
 .PHONY: all matrix qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-host32 test-reproducible bisect-check bench-link bench-table build-configs clean help
+	test-judge test-faults test-host32 test-hosttool32 test-reproducible bisect-check bench-link bench-table build-configs clean help
 
 all: matrix
 
@@ -90,6 +92,9 @@ bench-link: prepare
 
 test-host32: prepare
 	$(Q)tests/host32/kernel.sh $(ARCH)
+
+test-hosttool32:
+	$(Q)tests/host32/run.sh
 
 test-faults: prepare
 	$(Q)tests/faults/run.sh

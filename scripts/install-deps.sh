@@ -31,6 +31,7 @@ amd64)
 "
 	# static zlib for hosttool/lineloc-i686 and lineloc-s390x
 	ZLIB_ARCHES="i386 s390x"
+	FOREIGN=
 	;;
 i386)
 	# i686 code is the native gcc's; x86_64 code is a cross compiler's
@@ -38,6 +39,8 @@ i386)
 	gcc-x86-64-linux-gnu binutils-x86-64-linux-gnu libc6-dev-amd64-cross
 "
 	ZLIB_ARCHES=
+	# lltest's debian part downloads linux-image-cloud-amd64-dbg:amd64
+	FOREIGN=amd64
 	;;
 *)
 	echo "install-deps: no package list for a $host host (amd64 or i386)" >&2
@@ -67,13 +70,17 @@ for a in $ZLIB_ARCHES; do
 	dpkg --print-foreign-architectures | grep -qx "$a" || newarch="$newarch $a"
 done
 
-if [ -z "$missing" ] && [ -z "$zmissing" ]; then
+for a in $FOREIGN; do
+	dpkg --print-foreign-architectures | grep -qx "$a" || newarch="$newarch $a"
+done
+
+if [ -z "$missing" ] && [ -z "$zmissing" ] && [ -z "$newarch" ]; then
 	echo "install-deps: all packages present"
 	exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
 for a in $newarch; do
-	echo "install-deps: dpkg --add-architecture $a (for zlib1g-dev:$a)"
+	echo "install-deps: dpkg --add-architecture $a"
 	$SUDO dpkg --add-architecture "$a"
 done
 $SUDO apt-get update -q

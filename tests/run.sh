@@ -3,8 +3,9 @@
 # "<suite>: N passed, M failed"; then the totals.  A suite that ends without
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
 # host tool, the build-only configurations, the matrix (a cell per arch of ARCHES, default all),
-# decode_stacktrace.sh on the matrix's logs, planted faults, and arm64 built
-# by 32-bit host programs (host32-kernel: 80 s warm, 7 min cold).
+# decode_stacktrace.sh on the matrix's logs, planted faults, arm64 built
+# by 32-bit host programs (host32-kernel: 80 s warm, 7 min cold), and the
+# host-tool suite in an i386 userland (host32: the workflow's host-32 job).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -13,7 +14,7 @@ export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
-suites=(lint judge hosttool configs matrix decode faults host32-kernel)
+suites=(lint judge hosttool configs matrix decode faults host32-kernel host32)
 arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed"; exit 1; }
@@ -29,6 +30,7 @@ for s in "${suites[@]}"; do
 	decode) cmd=(tests/decode/run.sh) ;;
 	faults) cmd=(tests/faults/run.sh) ;;
 	host32-kernel) cmd=(tests/host32/kernel.sh arm64) ;;
+	host32) cmd=(tests/host32/run.sh) ;;
 	*) echo "tests/run.sh: unknown suite $s" >&2; exit 2 ;;
 	esac
 	echo "=== $s: ${cmd[*]}"
