@@ -6,6 +6,7 @@ Every check prints PASS/FAIL/SKIP; the last line is
 "hosttool: N passed, M failed" and the exit status is non-zero if M > 0.
 Oracles: llvm-symbolizer first, the target's binutils addr2line second.
 """
+import errno
 import io
 import os
 import random
@@ -46,6 +47,27 @@ FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
 MUTANT_SEED = 5     # the default; HT_MUTANT_SEED overrides
 KEEP = os.path.join(tempfile.gettempdir(), 'lineloc-bad-mutants')
 
+
+
+_LL32_CMD = []
+
+
+def ll32():
+    """The command that runs lineloc-i686: itself where this kernel runs
+    i386 programs (IA32 emulation), else qemu-i386-static and it (a kernel
+    without it says Exec format error)."""
+    if not _LL32_CMD:
+        try:
+            subprocess.run([LL32, '--help'], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            _LL32_CMD.extend([LL32])
+        except OSError as e:
+            if e.errno != errno.ENOEXEC or not shutil.which('qemu-i386-static'):
+                raise
+            print('  this kernel runs no i386 programs: lineloc-i686 runs '
+                  'under qemu-i386-static', flush=True)
+            _LL32_CMD.extend(['qemu-i386-static', LL32])
+    return list(_LL32_CMD)
 
 
 def built_with_zlib(binary):
@@ -120,7 +142,7 @@ def oracle_a2l(tool, obj, addrs, sec=None):
 
 def lineloc_e(obj, addrs, sec=None, tool=LL, extra=('--no-strip',)):
     inp = ''.join('%x\n' % a for a in addrs).encode()
-    cmd = [tool] + list(extra) + ['-e', obj] + (['-j', sec] if sec else [])
+    cmd = (tool if isinstance(tool, list) else [tool]) + list(extra) + ['-e', obj] + (['-j', sec] if sec else [])
     rc, out, err = run(cmd, inp)
     if rc:
         return None, err.strip()
@@ -223,7 +245,7 @@ def same32(name, args, expect_err=None):
         return
     a = subprocess.run([LL] + args, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
-    b = subprocess.run([LL32] + args, stdout=subprocess.PIPE,
+    b = subprocess.run(ll32() + args, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     if expect_err and b.returncode and expect_err in b.stderr.decode() and \
             not built_with_zlib(LL32):
@@ -1278,7 +1300,7 @@ def test_mutants(work, seed):
                        .split(': ', 2)[-1].strip())
             errs[k] = errs.get(k, 0) + 1
         if os.path.exists(LL32):
-            b = subprocess.run([LL32] + mode, stdout=subprocess.PIPE,
+            b = subprocess.run(ll32() + mode, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
             if (p.returncode, p.stdout, p.stderr) != \
                     (b.returncode, b.stdout, b.stderr) and \
@@ -1460,7 +1482,7 @@ def test_debian(work, rnd):
     if not os.path.exists(LL32):
         skip('vmlinux i686 -e', 'no lineloc-i686')
     else:
-        o32, _ = lineloc_e(vm, addrs, tool=LL32)
+        o32, _ = lineloc_e(vm, addrs, tool=ll32())
         result(o32 == ours, 'vmlinux i686 == x86_64 (-e, %d addresses)' % n)
 
     mods = []
