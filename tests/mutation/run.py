@@ -44,7 +44,7 @@ from faults import CHECKS, FAULTS  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
 DEST = os.environ.get('MUTATION_DIR') or '/var/cache/lineloc-ci/mutation/src'
 MARK = '.mutation-scratch'     # what says a folder is ours to empty
-BUILD = ['make', '-s', '-f', 'hosttool/hosttool.mk', 'hosttool',
+BUILD = ['make', '-s', '-j2', '-f', 'hosttool/hosttool.mk', 'hosttool',
          'hosttool-i686']
 
 
@@ -107,7 +107,8 @@ def reason(out, rc):
     last line."""
     lines = [x.strip() for x in out.splitlines() if x.strip()]
     for x in lines:
-        if x.startswith('FAIL') or ': FAIL' in x or 'ERROR: AddressSanitizer' in x:
+        if x.startswith('FAIL') or ': FAIL' in x or \
+                'ERROR: AddressSanitizer' in x:
             return x[:200]
     return (lines[-1][:200] if lines else 'no output') + ' (exit %d)' % rc
 
@@ -200,8 +201,9 @@ def main(argv):
     red = {}
     for c in dict.fromkeys(c for f in chosen for c in f['checks']):
         green, why, secs = run_check(c)
-        log('baseline %s: %s in %.0f s%s' % (c, 'green' if green else 'RED',
-                                             secs, '' if green else ' (%s)' % why))
+        log('baseline %s: %s in %.0f s%s' % (
+            c, 'green' if green else 'RED', secs,
+            '' if green else ' (%s)' % why))
         if not green:
             red[c] = why
     lines = []
@@ -219,7 +221,8 @@ def main(argv):
     log('')
     for line in lines:
         log(line)
-    log('mutation-check: %d faults in %.0f s' % (len(chosen), time.time() - t0))
+    secs = time.time() - t0
+    log('mutation-check: %d faults in %.0f s' % (len(chosen), secs))
     log('mutation-check: caught %d/%d' % (caught, len(chosen)))
     return 0 if caught == len(chosen) else 1
 
