@@ -122,23 +122,32 @@ def run_check(name):
     return p.returncode == 0, reason(out, p.returncode), time.time() - t0
 
 
+def source(fault):
+    """The bytes of @fault's file in DEST; exits (naming fault and file) if
+    its old text is not there exactly once: the list is stale."""
+    path = os.path.join(DEST, fault['file'])
+    if not os.path.exists(path):
+        sys.exit('mutation-check: fault %s: no file %s '
+                 '(tests/mutation/faults.py is stale)' %
+                 (fault['name'], fault['file']))
+    with open(path, 'rb') as f:
+        orig = f.read()
+    n = orig.decode('utf-8').count(fault['old'])
+    if n != 1:
+        sys.exit('mutation-check: fault %s: its old text occurs %d times in '
+                 '%s, not once (tests/mutation/faults.py is stale)' %
+                 (fault['name'], n, fault['file']))
+    return orig
+
+
 def plant(fault):
     """Apply @fault, build, run its checks, restore and rebuild.
     Returns (caught, line); raises SystemExit if the list is stale or the
     restore fails."""
     path = os.path.join(DEST, fault['file'])
-    if not os.path.exists(path):
-        sys.exit('mutation-check: fault %s: no file %s (faults.py is stale)'
-                 % (fault['name'], fault['file']))
-    with open(path, 'rb') as f:
-        orig = f.read()
+    orig = source(fault)
     want = hashlib.sha256(orig).hexdigest()
     text = orig.decode('utf-8')
-    n = text.count(fault['old'])
-    if n != 1:
-        sys.exit('mutation-check: fault %s: its old text occurs %d times in '
-                 '%s, not once (tests/mutation/faults.py is stale)' %
-                 (fault['name'], n, fault['file']))
     st = os.stat(path)
     try:
         with open(path, 'w') as f:
@@ -193,6 +202,8 @@ def main(argv):
     t0 = time.time()
     n = copy_tree()
     log('mutation-check: %d tracked files of %s copied to %s' % (n, TOP, DEST))
+    for f in chosen:
+        source(f)       # a stale list stops here, before any build
     err = build()
     if err:
         log('mutation-check: the unmodified copy does not build:\n' + err)
