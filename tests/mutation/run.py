@@ -19,10 +19,12 @@ check that the tests catch each one.
    list is stale: an error naming fault and file); it is replaced, the
    programs rebuilt, the checks run: the fault is caught iff a check goes
    red.  The file is then restored byte for byte (checked by hash) and the
-   programs rebuilt.
+   programs rebuilt: the build is deterministic, so that is the unmodified
+   copy's programs, kept from step 1, put back (make -q confirms they are
+   up to date; else make really rebuilds).
 4. One line per fault, "caught NAME: CHECK red (reason)" or "MISSED NAME:
-   ...", then "mutation-check: caught C/N" and the time taken; the exit
-   status is 0 iff C == N.
+   ...", then the time taken, and last "mutation-check: caught C/N"; the
+   exit status is 0 iff C == N.
 
 Not planted here (kernel-only: they need a kernel rebuild and a QEMU boot,
 and are not counted in N): the module line table freed before an RCU
@@ -44,8 +46,12 @@ from faults import CHECKS, FAULTS  # noqa: E402
 TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
 DEST = os.environ.get('MUTATION_DIR') or '/var/cache/lineloc-ci/mutation/src'
 MARK = '.mutation-scratch'     # what says a folder is ours to empty
-BUILD = ['make', '-s', '-j2', '-f', 'hosttool/hosttool.mk', 'hosttool',
-         'hosttool-i686']
+# what the checks run: lineloc, linetab and lineloc-i686 (the ASan and
+# libFuzzer builds are made by the checks that use them)
+BINS = ['hosttool/lineloc', 'hosttool/linetab', 'hosttool/lineloc-i686']
+MAKE = ['make', '-s', '-f', 'hosttool/hosttool.mk']
+BUILD = MAKE + ['-j2'] + BINS
+PRISTINE = '.mutation-pristine'     # the unmodified copy's BINS
 
 
 def log(msg):
@@ -102,13 +108,40 @@ def build():
     return None
 
 
+def save_pristine():
+    """Keep the unmodified copy's programs, to put back after a fault."""
+    for b in BINS:
+        dst = os.path.join(DEST, PRISTINE, b)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(os.path.join(DEST, b), dst)
+
+
+def rebuild_pristine():
+    """After a restore: the sources are the unmodified copy's again, byte
+    for byte, and the build is deterministic, so its programs are what a
+    rebuild gives: put them back, newer than the sources, and let make
+    confirm that nothing is out of date (else really rebuild).  Programs
+    built from the fault (the ASan ones) are older than the restored file:
+    make rebuilds them when a check next needs them."""
+    now = time.time()
+    for b in BINS:
+        dst = os.path.join(DEST, b)
+        shutil.copy2(os.path.join(DEST, PRISTINE, b), dst)
+        os.utime(dst, (now, now))
+    if subprocess.run(MAKE + ['-q'] + BINS, cwd=DEST).returncode:
+        return build()
+    return None
+
+
 def reason(out, rc):
     """A short reason a check went red: its first FAIL line, else its
     last line."""
     lines = [x.strip() for x in out.splitlines() if x.strip()]
     for x in lines:
-        if x.startswith('FAIL') or ': FAIL' in x or \
-                'ERROR: AddressSanitizer' in x:
+        if x.startswith('FAIL') or ': FAIL' in x:
+            return x[:200]
+    for x in lines:
+        if x.startswith('SUMMARY: ') or ': runtime error: ' in x:
             return x[:200]
     return (lines[-1][:200] if lines else 'no output') + ' (exit %d)' % rc
 
@@ -172,7 +205,7 @@ def plant(fault):
         if sha(path) != want:
             sys.exit('mutation-check: %s: restore failed (hash differs)' %
                      fault['file'])
-        err = build()
+        err = rebuild_pristine()
         if err:
             sys.exit('mutation-check: rebuild after restoring %s failed: %s'
                      % (fault['file'], err))
@@ -209,6 +242,7 @@ def main(argv):
         log('mutation-check: the unmodified copy does not build:\n' + err)
         log('mutation-check: caught 0/%d' % len(chosen))
         return 1
+    save_pristine()
     red = {}
     for c in dict.fromkeys(c for f in chosen for c in f['checks']):
         green, why, secs = run_check(c)
