@@ -15,7 +15,7 @@ for f in "${shells[@]}"; do
 	[ -f "$f" ] || continue
 	if out=$(shellcheck -x -P SCRIPTDIR "$f" 2>&1); then ok "shellcheck $f"; else bad "shellcheck $f"; echo "$out" | head -20; fi
 done
-for f in matrix/*.py qemu/*.py tests/*.py tests/judge/*.py tests/hosttool/*.py; do
+for f in matrix/*.py qemu/*.py tests/*.py tests/judge/*.py tests/hosttool/*.py tests/mutation/*.py; do
 	[ -f "$f" ] || continue
 	if python3 -m py_compile "$f"; then ok "py_compile $f"; else bad "py_compile $f"; fi
 done

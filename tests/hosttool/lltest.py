@@ -834,6 +834,28 @@ def test_synth(work):
             compare('%s: %d addresses vs llvm-symbolizer' % (name, len(grid)),
                     f, grid, {'llvm': llvm}, ours, show=5)
             check_outside_cu(name, f, grid, llvm)
+    # Addresses above 4 GiB (a kernel's): the i686 build keeps all 64 bits.
+    for fl in synth.FLAVOURS:
+        if not fl[1]:
+            continue
+        f = os.path.join(work, 'synth-high-%s' % fl[0])
+        open(f, 'wb').write(synth.elf(fl, [('.debug_line',
+                                            synth.prog_high(fl[2]))]))
+        text, err = rows(f)
+        got = text.splitlines() if text is not None else [err.strip()]
+        result(got == synth.EXPECT_HIGH, '%s: rows above 4 GiB' % fl[0],
+               '' if got == synth.EXPECT_HIGH else 'got %r' % got)
+        addrs = sorted(synth.LOOKUP_HIGH)
+        exp = [synth.LOOKUP_HIGH[a] for a in addrs]
+        ours, _ = lineloc_e(f, addrs)
+        result(ours == exp, '%s: lookups above 4 GiB' % fl[0],
+               '' if ours == exp else 'got %r want %r' % (ours, exp))
+        same32('%s: above 4 GiB: i686 == x86_64 (--rows)' % fl[0],
+               ['--rows', f])
+        if os.path.exists(LL32):
+            o32, _ = lineloc_e(f, addrs, tool=ll32())
+            result(o32 == exp, '%s: above 4 GiB: i686 lookups' % fl[0],
+                   '' if o32 == exp else 'got %r want %r' % (o32, exp))
     # Large-file safety: .debug_line beyond 4 GiB in a sparse ELF64 file.
     fl = synth.FLAVOURS[1]
     far = os.path.join(work, 'synth-far')

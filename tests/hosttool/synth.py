@@ -129,6 +129,39 @@ EXPECT_VLIW = ['v.c:1 0x3000', 'v.c:2 0x3000', 'v.c:3 0x3004',
                'v.c:3 0x300c', 'v.c:3 0x300c end']
 
 
+# A kernel text address, above 4 GiB: a 32-bit host must keep every
+# address in 64 bits (never an unsigned long or a size_t).
+HIGH = 0xffffffff81000000
+
+
+def prog_high(E):
+    """v4, 8-byte addresses: rows at HIGH and past it, reached by a special
+    opcode, advance_pc, fixed_advance_pc and const_add_pc."""
+    u = Unit(E, 8, 4)
+    u.tables = b'\0' + b'k.c\0' + uleb(0) * 3 + b'\0'
+    u.set_address(HIGH)
+    u.prog += b'\x01'                            # k.c:1
+    u.special(4, 1)                              # +4, line 2
+    u.prog += b'\x02' + uleb(0x100) + b'\x01'    # +0x100, copy
+    u.prog += b'\x09' + struct.pack(E + 'H', 0x10)   # +0x10
+    u.special(0, 1)                              # line 3
+    u.prog += b'\x08'                            # const_add_pc: +17
+    u.special(0, 1)                              # line 4
+    u.ext(1, b'')
+    return u.build(STD)
+
+
+EXPECT_HIGH = ['k.c:1 0x%x' % HIGH, 'k.c:2 0x%x' % (HIGH + 4),
+               'k.c:2 0x%x' % (HIGH + 0x104), 'k.c:3 0x%x' % (HIGH + 0x114),
+               'k.c:4 0x%x' % (HIGH + 0x125),
+               'k.c:4 0x%x end' % (HIGH + 0x125)]
+# address -> answer of lineloc -e
+LOOKUP_HIGH = {HIGH - 1: '??:0', HIGH: 'k.c:1', HIGH + 5: 'k.c:2',
+               HIGH + 0x113: 'k.c:2', HIGH + 0x114: 'k.c:3',
+               HIGH + 0x124: 'k.c:3', HIGH + 0x125: '??:0',
+               HIGH & 0xffffffff: '??:0', (HIGH + 5) & 0xffffffff: '??:0'}
+
+
 def prog_v3_ob14(E, asz):
     """v3, opcode_base 14: opcode 13 is an unknown standard opcode with two
     ULEB operands, to be skipped."""

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The faults tests/mutation/run.py plants, one at a time, in a scratch
+copy of the repository (make mutation-check).
+
+CHECKS: name -> the shell command (run from the top of the scratch copy)
+that must go red on a fault; the narrowest test that catches it, so the
+whole run stays short.  Each one is run once on the unmodified copy first:
+it must be green there.
+
+FAULTS: each fault names the file it edits (repo-relative), the exact text
+it replaces (which must occur exactly once in that file: a stale entry is
+an error, not a silent skip), the replacement, and the checks, any one of
+which going red catches it.
+
+lineloc's sources live in hosttool/; the kernel's copy (series/) is made
+from them, so hosttool/ is what is mutated.
+"""
+
+LLTEST = 'python3 tests/hosttool/lltest.py'
+
+CHECKS = {
+    'synth': LLTEST + ' synth',
+    # the generated part on its quick variant set (HT_QUICK=1): every
+    # toolchain's executables and objects, REL (i386, arm) and RELA
+    'generated-quick': 'HT_QUICK=1 ' + LLTEST + ' generated',
+    'linetab': 'tests/hosttool/linetab.sh',
+    # dwarf_line.c under libFuzzer with ASan and UBSan: a fixed run count
+    # from seed 1, the same inputs every run (tests/hosttool/fuzz.sh)
+    'fuzz-dwarf-line': 'HT_FUZZ_RUNS=200000 HT_FUZZ_SEED=1 '
+                       'tests/hosttool/fuzz.sh',
+}
+
+FAULTS = [
+    {
+        'name': 'line-off-by-one',
+        'what': 'the line register starts at 2, not 1: each line one high',
+        'file': 'hosttool/dwarf_line.c',
+        'old': '\ts->r.line = 1;\n',
+        'new': '\ts->r.line = 2;\n',
+        'checks': ['synth'],
+    },
+    {
+        'name': 'address-off-by-one-insn',
+        'what': 'a special opcode advances one instruction too far',
+        'file': 'hosttool/dwarf_line.c',
+        'old': '\t\t\tadvance(&s, u, adj / u->line_range);\n',
+        'new': '\t\t\tadvance(&s, u, adj / u->line_range + 1);\n',
+        'checks': ['synth'],
+    },
+    {
+        'name': 'rel-addend-ignored',
+        'what': 'REL relocations: the addend in the section contents ignored',
+        'file': 'hosttool/dwarf_reloc.c',
+        'old': '\t\taddend = rd(r, r->target + off, (unsigned int)size);\n',
+        'new': '\t\taddend = 0;\n',
+        'checks': ['generated-quick'],
+    },
+    {
+        'name': 'rela-addend-twice',
+        'what': 'RELA relocations: the addend added twice',
+        'file': 'hosttool/dwarf_reloc.c',
+        'old': '\tvalue += addend;\n',
+        'new': '\tvalue += addend;\n\tif (r->rela)\n\t\tvalue += addend;\n',
+        'checks': ['generated-quick'],
+    },
+    {
+        'name': 'address-truncated-32bit-host',
+        'what': 'an address in an unsigned long: 32 bits on a 32-bit host',
+        'file': 'hosttool/dwarf_line.c',
+        'old': '\ts->r.address &= s->addr_mask;\n',
+        'new': ('\ts->r.address = (unsigned long)(s->r.address &'
+                ' s->addr_mask);\n'),
+        'checks': ['synth'],
+    },
+    {
+        'name': 'dwarf5-file-0-1-swapped',
+        'what': 'DWARF 5 file entries 0 and 1 swapped',
+        'file': 'hosttool/tables.c',
+        'old': '\tu->files[u->nfiles++] = id;\n\treturn 0;\n',
+        'new': ('\tu->files[u->nfiles++] = id;\n'
+                '\tif (u->h.version >= 5 && u->nfiles == 2) {\n'
+                '\t\tid = u->files[0];\n'
+                '\t\tu->files[0] = u->files[1];\n'
+                '\t\tu->files[1] = id;\n'
+                '\t}\n'
+                '\treturn 0;\n'),
+        'checks': ['synth'],
+    },
+    {
+        'name': 'first-row-at-address',
+        'what': 'of the rows at one address the first answers, not the last',
+        'file': 'hosttool/modes.c',
+        'old': '\t\t\treturn lo ? &r[lo - 1] : NULL;\n',
+        'new': ('\t\t\twhile (lo > 1 && r[lo - 2].addr == r[lo - 1].addr)\n'
+                '\t\t\t\tlo--;\n'
+                '\t\t\treturn lo ? &r[lo - 1] : NULL;\n'),
+        'checks': ['synth'],
+    },
+    {
+        'name': 'read-past-section',
+        'what': 'a ULEB128 read allowed at the limit: one byte past it',
+        'file': 'hosttool/dwarf_cursor.h',
+        'old': '\tif (left(c) >= 1 && !(c->buf[c->pos] & 0x80)) {\n',
+        'new': '\tif (c->pos <= c->end && !(c->buf[c->pos] & 0x80)) {\n',
+        'checks': ['fuzz-dwarf-line'],
+    },
+    {
+        'name': 'cu-ranges-ignored',
+        'what': 'rows not clipped to their unit\'s address ranges',
+        'file': 'hosttool/tables.c',
+        'old': '\tif (t->clip == CLIP_ON && u->clip) {\n',
+        'new': '\tif (t->clip == CLIP_ON && u->clip && 0) {\n',
+        'checks': ['synth'],
+    },
+    {
+        'name': 'linetab-block-index-off-by-one',
+        'what': 'the compact table\'s index entry of block 1 one byte high',
+        'file': 'hosttool/linetab_enc.c',
+        'old': '\t\tput16(p + pos + 12 * nsuper + 4 * blk, o - so);\n',
+        'new': ('\t\tput16(p + pos + 12 * nsuper + 4 * blk,'
+                ' o - so + (blk == 1));\n'),
+        'checks': ['linetab'],
+    },
+]
