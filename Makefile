@@ -22,6 +22,7 @@
 #                             (the workflow's host-32 job, run here)
 #   make fuzz                 every fuzz target, FUZZ_SECONDS each, seeds printed
 #   make fuzz-runs            every fuzz target, FUZZ_RUNS inputs each, seed 1
+#   make mutation-check       plant known faults in lineloc; the tests must catch each
 #
 # Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
 # in arch-configs/common.facts), BUILD=
@@ -42,7 +43,7 @@ Q := @
 endif
 
 .PHONY: all matrix qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-host32 test-hosttool32 test-reproducible bisect-check bench-link bench-table build-configs clean help
+	test-judge test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table build-configs clean help
 
 all: matrix
 
@@ -95,6 +96,12 @@ test-host32: prepare
 
 test-hosttool32:
 	$(Q)tests/host32/run.sh
+
+# Planted faults the tests must catch (tests/mutation/faults.py), in a
+# scratch copy: MUTATION_DIR= (default /var/cache/lineloc-ci/mutation/src);
+# MUTATION_FAULTS= picks some (tests/mutation/run.py --list lists them)
+mutation-check:
+	$(Q)python3 tests/mutation/run.py $(MUTATION_FAULTS)
 
 test-faults: prepare
 	$(Q)tests/faults/run.sh
