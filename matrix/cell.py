@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -133,7 +134,6 @@ def host_triplet():
     """The GNU triplet the host's gcc makes code for (x86_64-linux-gnu on
     an amd64 host, i686-linux-gnu on an i386 one), or '' without gcc."""
     if not _HOST_TRIPLET:
-        import subprocess
         try:
             out = subprocess.run(['gcc', '-dumpmachine'], capture_output=True,
                                  text=True).stdout.strip()

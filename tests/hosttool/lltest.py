@@ -142,7 +142,8 @@ def oracle_a2l(tool, obj, addrs, sec=None):
 
 def lineloc_e(obj, addrs, sec=None, tool=LL, extra=('--no-strip',)):
     inp = ''.join('%x\n' % a for a in addrs).encode()
-    cmd = (tool if isinstance(tool, list) else [tool]) + list(extra) + ['-e', obj] + (['-j', sec] if sec else [])
+    tool = tool if isinstance(tool, list) else [tool]   # ll32() is a list
+    cmd = tool + list(extra) + ['-e', obj] + (['-j', sec] if sec else [])
     rc, out, err = run(cmd, inp)
     if rc:
         return None, err.strip()
