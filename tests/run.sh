@@ -4,7 +4,8 @@
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
 # host tool, the build-only configurations, the matrix (a cell per arch of ARCHES, default all),
 # decode_stacktrace.sh on the matrix's logs, planted faults, arm64 built
-# by 32-bit host programs (host32-kernel: 80 s warm, 7 min cold), and the
+# by 32-bit host programs (host32-kernel: 80 s warm with IA32 emulation,
+# 287 s here under qemu-i386-static; 7 min cold), and the
 # host-tool suite in an i386 userland (host32: the workflow's host-32 job).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
