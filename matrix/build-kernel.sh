@@ -2,6 +2,9 @@
 # build-kernel.sh ARCH [CONFIG]: configure (tinyconfig + common + arch
 # fragments) and build the kernel for ARCH in $BUILD/ARCH.  Fails, naming
 # them, when requested options did not survive olddefconfig.
+# BOOT_CONFIG= picks a boot configuration's facts (arch-configs/
+# common.facts: LINES, and KCONFIG, a fragment merged last and built in
+# $BUILD/ARCH-KCONFIG); LINELOC=on|off overrides LINES.
 # KOBJ= names another O= folder; CONFIGURE_ONLY=1 stops once it is
 # configured (tests/host32/kernel.sh builds there itself).
 # With CONFIG, a build-only configuration (arch-configs/build-only/
@@ -41,6 +44,7 @@ frag=$OBJ/lineloc.config
 	4) echo "CONFIG_DEBUG_INFO_DWARF4=y" ;;
 	*) die "DWARF=${DWARF} (only 4 or 5)" ;;
 	esac
+	[ -n "$KCONFIG" ] && cat "${ARCH_DIR:-$top/arch-configs}/$KCONFIG.config"
 	[ -n "${EXTRA_CONFIG:-}" ] && cat "$EXTRA_CONFIG"
 	[ -n "$cfg_name" ] && cat "$cfg_file"
 } > "$frag"
@@ -88,7 +92,7 @@ fi
 # with the option off) or on, toggled in the one O= folder so that kbuild
 # rebuilds only what depends on it.
 # (Off also covers a tree without the option: bisect-check boots those.)
-variant=${LINELOC:-on}
+variant=${LINELOC:-$LINES}
 is_on() { grep -qx CONFIG_KALLSYMS_LINE_LOCATIONS=y "$OBJ/.config"; }
 case $variant in
 on) set_opt=--enable ;;

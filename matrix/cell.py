@@ -8,15 +8,19 @@ report.  This module owns the two files that carry it:
 - the arch facts: arch-configs/common.facts layered under
   arch-configs/<arch>.arch (KEY=value lines; CONFIG_ lines are the arch's
   kconfig fragment; KEY@CONFIGURATION=value overrides KEY for one
-  configuration), parsed here and nowhere else;
+  configuration, and CONFIG_X@CONFIGURATION=v is a fragment line of that
+  configuration only), parsed here and nowhere else;
 - per cell (arch) and configuration, a record written once by the runner
   (cell.json, by qemu/boot.py: facts, paths, tools, how QEMU ended) and the judge's result
   (result.json: checks and figures).  A cell's result.json merges its
   configurations' results.
 
 Command line, for the shell scripts:
-  cell.py arches                     the arch list, one line
+  cell.py arches [CONFIG]            the arch list, one line (with CONFIG:
+                                     the arches that can run it)
   cell.py facts ARCH [CONFIG]        the facts as shell assignments (quoted)
+  cell.py supports ARCH CONFIG       exit 0 when the arch has what CONFIG NEEDS
+  cell.py common KEY                 one fact of common.facts
   cell.py fail OUT ARCH CONFIG STAGE REASON [SECONDS]
                                      the result of a cell that stopped early
   cell.py field FILE KEY             one field of a record or a result
@@ -40,9 +44,11 @@ REQUIRED = ('KARCH', 'IMAGE', 'QEMU', 'QEMU_MACHINE', 'CONSOLE', 'MEMORY', 'TIME
             'UNWINDER', 'WARN_PC', 'INTERRUPTED_PC', 'FAULT_PC')
 OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC',
             'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION',
-            'MODULE_DWARF')
+            'MODULE_DWARF', 'HARDENED_CONFIGS',
+            # what a boot configuration is (common.facts: KEY@CONFIG)
+            'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS')
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
-           'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y')}
+           'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'LINES': ('on', 'off')}
 # What a configuration may turn on; CAPS says which an arch supports.
 # host32: tests/host32/kernel.sh can build it with 32-bit host programs.
 CAPABILITIES = ('kasan', 'smp', 'host32')
@@ -72,7 +78,12 @@ def _parse(path, facts, fragment, config):
             if not line or line.startswith('#'):
                 continue
             if line.startswith('CONFIG_') and '=' in line:
-                fragment.append(line)
+                # CONFIG_X@CONFIGURATION=v: for that boot configuration only
+                m = re.match(r'^(CONFIG_\w+)@([a-z0-9_-]+)(=.*)$', line)
+                if not m:
+                    fragment.append(line)
+                elif m.group(2) == config:
+                    fragment.append(m.group(1) + m.group(3))
                 continue
             m = re.match(r'^([A-Z_]+)(?:@([a-z0-9_-]+))?=(.*)$', line)
             if not m:
@@ -84,9 +95,19 @@ def _parse(path, facts, fragment, config):
                 facts[(key, only is not None)] = val
 
 
-def arches():
-    """The matrix's arches, in order: ARCHES in common.facts."""
-    return load_common().get('ARCHES', '').split()
+def arches(config=None):
+    """The matrix's arches, in order: ARCHES in common.facts; with
+    @config, those whose CAPS cover what the configuration NEEDS."""
+    out = load_common().get('ARCHES', '').split()
+    if config:
+        out = [a for a in out if supports(load_arch(a, config))]
+    return out
+
+
+def supports(facts):
+    """Whether the arch of @facts has every capability its configuration
+    NEEDS."""
+    return set(facts['NEEDS'].split()) <= set(facts['CAPS'].split())
 
 
 def load_common():
@@ -104,23 +125,33 @@ def load_arch(arch, config=None):
     path = os.path.join(ARCH_DIR, arch + '.arch')
     if not os.path.isfile(path):
         raise FactsError('no arch file %s (arches: %s)' % (path, ' '.join(arches())))
-    layered, fragment = {}, []
+    layered, fragment, over = {}, [], {}
     for p in (os.path.join(ARCH_DIR, 'common.facts'), path):
         if os.path.exists(p):
             per = {}
             _parse(p, per, fragment, config)
-            # within a file and across files: plain keys first, overrides last
-            for (k, over), v in sorted(per.items(), key=lambda kv: kv[0][1]):
-                layered[k] = v
+            # plain keys of every file first (the arch's winning), then
+            # the overrides of every file: a KEY@CONFIG of common.facts
+            # wins over an arch's plain KEY
+            for (k, is_over), v in per.items():
+                (over if is_over else layered)[k] = v
+    layered.update(over)
     for k in REQUIRED:
         if not layered.get(k):
             raise FactsError('%s: %s is not set' % (path, k))
     for k, allowed in CHOICES.items():
         if layered.get(k, '') not in allowed:
             raise FactsError('%s: %s=%s (one of %s)' % (path, k, layered[k], allowed))
-    for c in layered.get('CAPS', '').split():
-        if c not in CAPABILITIES:
-            raise FactsError('%s: unknown capability %s' % (path, c))
+    for key in ('CAPS', 'NEEDS'):
+        for c in layered.get(key, '').split():
+            if c not in CAPABILITIES:
+                raise FactsError('%s: unknown capability %s in %s' % (path, c, key))
+    if layered.get('KCONFIG') and not os.path.isfile(
+            os.path.join(ARCH_DIR, layered['KCONFIG'] + '.config')):
+        raise FactsError('%s: KCONFIG=%s: no %s.config in %s' % (
+            path, layered['KCONFIG'], layered['KCONFIG'], ARCH_DIR))
+    if not layered.get('MODULE_VARIANTS', '0').isdigit():
+        raise FactsError('%s: MODULE_VARIANTS=%s is not a count' % (path, layered['MODULE_VARIANTS']))
     facts = {k: layered.get(k, '') for k in REQUIRED + OPTIONAL}
     facts['ARCH_NAME'] = arch
     facts['FRAGMENT'] = '\n'.join(fragment) + ('\n' if fragment else '')
@@ -241,8 +272,12 @@ def main(argv):
         return 2
     cmd, args = argv[0], argv[1:]
     try:
-        if cmd == 'arches' and not args:
-            print(' '.join(arches()))
+        if cmd == 'arches' and len(args) <= 1:
+            print(' '.join(arches(*args)))
+        elif cmd == 'common' and len(args) == 1:
+            print(load_common().get(args[0], ''))
+        elif cmd == 'supports' and len(args) == 2:
+            return 0 if supports(load_arch(*args)) else 1
         elif cmd == 'facts' and len(args) in (1, 2):
             facts = load_arch(*args)
             for k, v in facts.items():

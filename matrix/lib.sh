@@ -19,11 +19,14 @@ vrun() { [ "${V:-0}" = 1 ] && printf '+ %s\n' "$*" >&2; "$@"; }
 # matrix/cell.py alone parses (common.facts under <arch>.arch; ARCH_DIR may
 # name another folder of them: tests/faults plants faults that way).  Its
 # output is shell-quoted assignments, so eval runs nothing from the files.
+# CONFIG (default $BOOT_CONFIG) picks a boot configuration's facts; one
+# with its own fragment (KCONFIG) builds in $BUILD/ARCH-KCONFIG.
 load_arch() {
 	local facts
-	facts=$(python3 "$top/matrix/cell.py" facts "$@") || die "cannot load the facts of $1"
+	facts=$(python3 "$top/matrix/cell.py" facts "$1" "${2:-${BOOT_CONFIG:-}}") ||
+		die "cannot load the facts of $1"
 	eval "$facts"
-	OBJ=$BUILD/$ARCH_NAME
+	OBJ=$BUILD/$ARCH_NAME${KCONFIG:+-$KCONFIG}
 	RESULTS=$RESULTS_ROOT/$ARCH_NAME
 }
 

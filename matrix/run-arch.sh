@@ -21,16 +21,23 @@ stage_fail() { # CONFIG STAGE REASON
 	exit 1
 }
 
-plan=${PLAN:-$top/qemu/plans/lltest.plan}
 results=()
+built=
 for v in ${VARIANTS:-$BOOT_CONFIGS}; do
+	# this configuration's facts: LINES, KCONFIG (and so OBJ), BOOT_PLAN, ...
+	load_arch "$1" "$v"
+	plan=${PLAN:-$top/qemu/plans/$BOOT_PLAN.plan}
 	R=$RESULTS/$v
 	rm -rf "$R"; mkdir -p "$R"
-	if [ "${SKIP_BUILD:-0}" != 1 ]; then
-		LINELOC=$v "$top/matrix/build-kernel.sh" "$ARCH_NAME" ||
-			stage_fail "$v" build "kernel build ($v) failed (see $RESULTS/build-$v.log)"
+	python3 "$top/matrix/cell.py" supports "$ARCH_NAME" "$v" ||
+		stage_fail "$v" build "$ARCH_NAME cannot run $v: it needs $NEEDS, the arch has ${CAPS:-none}"
+	# configurations that differ only in how they boot share one build
+	if [ "${SKIP_BUILD:-0}" != 1 ] && [ "$built" != "$OBJ $LINES $ARCH_FRAGMENT" ]; then
+		BOOT_CONFIG=$v LINELOC=$LINES "$top/matrix/build-kernel.sh" "$ARCH_NAME" ||
+			stage_fail "$v" build "kernel build ($v) failed (see $RESULTS/build-$LINES.log)"
+		built="$OBJ $LINES $ARCH_FRAGMENT"
 	fi
-	K=$OBJ/variant-$v
+	K=$OBJ/variant-$LINES
 	[ -f "$K/image" ] || stage_fail "$v" build "no kernel image in $K"
 
 	# The test module, built out of tree (M=) against this kernel.
@@ -64,7 +71,8 @@ for v in ${VARIANTS:-$BOOT_CONFIGS}; do
 	done
 	# Its load-time variants: stripped to the line table, and corrupted.
 	python3 "$top/qemu/variants.py" --ko "$K/lltest.ko" --objcopy "${CROSS_COMPILE}objcopy" \
-		--out "$K/variants" --seed "${VARIANT_SEED:-1}" --dwarf "${dwarf[@]}" \
+		--out "$K/variants" --seed "${VARIANT_SEED:-1}" --count "$MODULE_VARIANTS" \
+		--dwarf "${dwarf[@]}" \
 		> "$R/variants.log" 2>&1 ||
 		stage_fail "$v" build "module variants failed (see $R/variants.log)"
 
