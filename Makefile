@@ -23,6 +23,9 @@
 #   make fuzz                 every fuzz target, FUZZ_SECONDS each, seeds printed
 #   make fuzz-runs            every fuzz target, FUZZ_RUNS inputs each, seed 1
 #   make mutation-check       plant known faults in lineloc; the tests must catch each
+#   make matrix-hardened      KASAN, kmemleak, lockdep, 2 CPUs (x86_64, arm, arm64;
+#                             ARCH= one): 200 corrupted module variants, 1,000
+#                             loads racing lookups, no report beyond a baseline boot
 #
 # Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
 # in arch-configs/common.facts), BUILD=
@@ -42,10 +45,18 @@ else
 Q := @
 endif
 
-.PHONY: all matrix qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
+.PHONY: all matrix matrix-hardened qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
 	test-judge test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table build-configs clean help
 
 all: matrix
+
+# The hardened configurations (arch-configs/common.facts: HARDENED_CONFIGS)
+# on ARCH when it is given, else on every arch that can run them.
+HARDENED_ARCHES = $(if $(filter command line environment,$(origin ARCH)),$(ARCH),$(shell python3 matrix/cell.py arches hardened))
+matrix-hardened: prepare
+	$(Q)RESULTS_ROOT=$(BUILD)/results-hardened \
+		VARIANTS="$$(python3 matrix/cell.py common HARDENED_CONFIGS)" \
+		matrix/matrix.sh $(HARDENED_ARCHES)
 
 help:
 	@sed -n '3,/^$$/p' Makefile

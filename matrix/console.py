@@ -59,10 +59,70 @@ COSTS = re.compile(r'kallsyms costs: lookup_name (\d+) ns, on_each_symbol walk (
                    r'sprint_backtrace (\d+) ns')
 MEMORY = re.compile(r'Memory: (\d+)K/(\d+)K available \((\d+)K kernel code, (\d+)K rwdata, '
                     r'(\d+)K rodata, (\d+)K init')
+# -- the hardened configuration (make matrix-hardened)
+# A report of a checker: its title line (the first match wins) and what
+# names it, so that two boots' reports compare.  Addresses, PIDs and
+# offsets are left out of the names.
+SPLATS = [
+    ('kasan', re.compile(r'BUG: KASAN: ([\w-]+) in ([\w.]+)')),
+    ('bug', re.compile(r'\bBUG: (.*?)(?: at \S+| in \S+)?$')),
+    ('kernel-bug', re.compile(r'kernel BUG at (\S+)')),
+    ('oops', OOPS),
+    ('fault', re.compile(r'Unable to handle kernel ([\w ]+)')),
+    ('warning', re.compile(r'WARNING: CPU: \d+ PID: \d+ at (\S+) ([\w.]+)')),
+    # lockdep's and RCU-lockdep's: "WARNING: possible circular locking
+    # dependency detected", "WARNING: suspicious RCU usage", ...
+    ('lockdep', re.compile(r'WARNING: ([a-z][\w ]+)$')),
+    ('info', re.compile(r'^INFO: (.*)')),
+]
+# An RCU stall under TCG says more about the host's load than the kernel:
+# counted as a figure, not a splat.
+RCU_STALL = re.compile(r'rcu: INFO: \S+ (?:self-)?detected stall')
+KMEMLEAK_OBJECT = re.compile(r'unreferenced object 0x[0-9a-f]+ \(size (\d+)\):')
+KMEMLEAK_FRAME = re.compile(r'^\s*\[<[0-9a-f]+>\] (?:0x[0-9a-f]+|([\w.]+)\+0x)')
+# The checkers announce themselves at boot: positive evidence they are on.
+ARMED = {'KASAN': re.compile(r'KernelAddressSanitizer initialized'),
+         'kmemleak': re.compile(r'kmemleak: Kernel memory leak detector initialized'),
+         'lockdep': re.compile(r'Lock dependency validator: Copyright'),
+         '2 CPUs': re.compile(r'smp: Brought up \d+ nodes?, 2 CPUs')}
+CYCLE = re.compile(r'^lltest-init: cycle (\S+): (\d+) loads and unloads in (\d+) ms')
+CYCLE_READER = re.compile(r'^lltest-init: cycle reader: (\d+) reads of /proc/kallsyms')
+HOLD = re.compile(r"lltest_race: held (\w+)'s line table across its unload: (.*)")
+RACE = re.compile(r'lltest_race: (\d+) lookups, (\d+) located, (\d+) loads seen, cpu (-?\d+)')
+
 # What each LKDTM crash type must produce, whatever the arch.
 LKDTM_REPORT = {'WARNING': re.compile(r'WARNING: CPU'),
                 'EXCEPTION': OOPS,
                 'BUG': re.compile(r'kernel BUG at')}
+
+
+def splats(lines):
+    """The checkers' reports in @lines (timestamps dropped), as names
+    that compare across boots: 'kind: what', and for a kmemleak object
+    'kmemleak: size N: f1 < f2 < ...' (its allocation backtrace)."""
+    out = []
+    leak = None
+    for l in lines:
+        m = KMEMLEAK_OBJECT.search(l)
+        if m:
+            leak = ['kmemleak: size %s:' % m.group(1)]
+            out.append(leak)
+            continue
+        if leak is not None:
+            f = KMEMLEAK_FRAME.match(l)
+            if f:
+                leak.append(f.group(1) or '?')
+                continue
+            if re.match(r'^\s+(comm |hex dump|backtrace:|[0-9a-f]{2} )', l):
+                continue
+            leak = None
+        for kind, rx in SPLATS:
+            m = rx.search(l)
+            if m:
+                out.append('%s: %s' % (kind, ' '.join(g for g in m.groups() if g)
+                                       if m.groups() else l.strip()))
+                break
+    return [x if isinstance(x, str) else '%s %s' % (x[0], ' < '.join(x[1:])) for x in out]
 
 
 def kunit_results(lines, src):

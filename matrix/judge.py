@@ -24,8 +24,8 @@ import sys
 import cell as cells
 from console import (INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
                      TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, KUNIT_MODULE_SUITE, COSTS,
-                     MEMORY, READ_KALLSYMS, fault_pc, kallsyms_listing, kunit_results, read,
-                     trace_frames)
+                     MEMORY, READ_KALLSYMS, ARMED, CYCLE, CYCLE_READER, HOLD, RACE, RCU_STALL,
+                     fault_pc, kallsyms_listing, kunit_results, read, splats, trace_frames)
 
 CHAIN = ['lltest_fire', 'lltest_chain_b', 'lltest_chain_a', 'lltest_write']
 # The series' own functions: the only lines that /proc/kallsyms may gain
@@ -231,7 +231,7 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
         cell.check('%s: return address in %s' % (name, callee), pick is not None)
         if name == 'probe' and syms:
             judge_interrupted(cell, seg, syms, oracle, a)
-        if name == 'saved' and a.variant == 'on':
+        if name == 'saved' and a.lines_on:
             located = [l for l in seg if LOCATED.search(l)]
             cell.check('saved: the saved stack is located', located,
                        located[0].strip() if located else 'no located frame')
@@ -289,7 +289,7 @@ def judge_loc(cell, lines, a, syms):
                                                       if got['start_kernel'][1] else ''))
     if 'vfs_write' in got:
         m, loc = got['vfs_write']
-        if a.variant == 'on':
+        if a.lines_on:
             addr = syms.address(m.group(1), int(m.group(2), 16), int(m.group(3), 16))
             want = symbolize(a.vmlinux, [addr], a.strip)[0] if addr is not None else None
             cell.check('loc: vfs_write located as is', loc is not None and loc == want,
@@ -660,7 +660,7 @@ def judge_common(cell, lines, a, figures):
         # skip; the module suite runs whole in both configurations
         for name, st in cases:
             cell.check('KUnit %s: %s' % (suite, name),
-                       st == 'SUCCESS' or (st == 'SKIPPED' and a.variant == 'off' and
+                       st == 'SUCCESS' or (st == 'SKIPPED' and not a.lines_on and
                                            suite == KUNIT_SUITE), st)
     for l in lines:
         m = COSTS.search(l)
@@ -690,6 +690,54 @@ def judge_common(cell, lines, a, figures):
             f.write('\n'.join(listing) + '\n')
 
 
+def plan_has(plan, prefix):
+    """Whether a step of @plan starts with @prefix."""
+    with open(plan) as f:
+        return any(l.startswith(prefix) for l in f)
+
+
+def judge_hardened(cell, lines, a, figures):
+    """The hardened configuration (KCONFIG=hardened): KASAN, kmemleak,
+    lockdep and both CPUs announce themselves; no KASAN report at all; the
+    checkers' reports are kept (figures 'splats') for merge() to hold
+    against the baseline boot.  With a cycle step: every load and unload
+    ran while the reader read /proc/kallsyms, and lltest_race looked up
+    locations on the other CPU, found some and saw every load."""
+    missing = [k for k, rx in ARMED.items() if not any(rx.search(l) for l in lines)]
+    cell.check('hardened: KASAN, kmemleak, lockdep and 2 CPUs are on', not missing,
+               'not announced: ' + ', '.join(missing) if missing else '')
+    found = splats(lines)
+    figures['splats'] = found
+    figures['rcu_stalls'] = sum(bool(RCU_STALL.search(l)) for l in lines)
+    kasan = [x for x in found if x.startswith('kasan: ')]
+    cell.check('hardened: no KASAN report', not kasan, '; '.join(kasan[:3]))
+    if plan_has(a.plan, 'insmod /lltest_race.ko hold=1'):
+        held = next((m for m in map(HOLD.search, lines) if m), None)
+        cell.check('races: an unload waits for a lookup holding the table',
+                   held and held.group(2).startswith('read 0x'),
+                   held.group(0) if held else 'no lltest_race hold line')
+    if not plan_has(a.plan, 'cycle '):
+        return
+    want = next(int(l.split()[1]) for l in open(a.plan) if l.startswith('cycle '))
+    cyc = next((m for m in map(CYCLE.match, lines) if m), None)
+    reads = next((m for m in map(CYCLE_READER.match, lines) if m), None)
+    race = next((m for m in map(RACE.search, lines) if m), None)
+    cell.check('races: %d loads and unloads while /proc/kallsyms is read' % want,
+               cyc and int(cyc.group(2)) == want and reads and int(reads.group(1)) > 0,
+               '%s loads in %s ms, %s reads' % (cyc and cyc.group(2), cyc and cyc.group(3),
+                                                reads and reads.group(1)))
+    if race:
+        lookups, located, loads, cpu = map(int, race.groups())
+        figures['races'] = {'cycles': int(cyc.group(2)) if cyc else 0,
+                            'cycle_ms': int(cyc.group(3)) if cyc else 0,
+                            'kallsyms_reads': int(reads.group(1)) if reads else 0,
+                            'lookups': lookups, 'located': located, 'loads_seen': loads}
+    cell.check('races: lookups on the other CPU saw every load and found locations',
+               race and int(race.group(4)) == 1 and int(race.group(3)) == want and
+               int(race.group(2)) > 0,
+               race.group(0) if race else 'no lltest_race summary')
+
+
 def merge(out, paths, seconds):
     """One cell from its configurations' results, and the checks between
     them."""
@@ -710,6 +758,17 @@ def merge(out, paths, seconds):
                 lists[v] = f.read().split('\n')
         except OSError:
             lists[v] = None
+    # A hardened boot may print no report that its baseline did not.
+    base = {v: set(figures[v].get('splats', [])) for v, _, _ in parts
+            if 'splats' in figures[v]}
+    if 'hardened-base' in base and 'hardened' in base:
+        new = sorted(base['hardened'] - base['hardened-base'])
+        cell.check('hardened: no report beyond hardened-base (KASAN, oops, lockdep, RCU, '
+                   'kmemleak)', not new,
+                   '%d reports, %d in the baseline%s' % (
+                       len(base['hardened']), len(base['hardened-base']),
+                       '; new: ' + '; '.join(new[:4]) if new else ''))
+        checks += cell.checks
     if 'off' in lists and 'on' in lists:
         off, on = lists['off'] or [], lists['on'] or []
         allowed = [l.strip() for l in open(EXTRA) if l.strip() and not l.startswith('#')]
@@ -749,6 +808,9 @@ class Run:
         self.rec, self.out = rec, out
         self.facts = rec['facts']
         self.arch, self.variant = rec['arch'], rec['config']
+        # line locations on: the configuration's LINES (a record without
+        # it is one of the two classic configurations, named after it)
+        self.lines_on = self.facts.get('LINES', self.variant) == 'on'
         self.console = rec['console']
         self.plan = rec.get('plan') or None
         self.module = rec.get('module') or None
@@ -817,17 +879,23 @@ def judge(a):
         except (OSError, subprocess.CalledProcessError) as e:
             cell.check('module symbols', False, str(e))
     syms = Symbols(a.vmlinux, a.nm) if a.vmlinux else None
-    for name in planned_triggers(a.plan) if a.plan else []:
+    triggers = planned_triggers(a.plan) if a.plan else []
+    for name in triggers:
         judge_trigger(cell, lines, name, oracle, a, syms)
     if syms and a.plan and any(l.startswith('writesym ') for l in open(a.plan)):
         judge_loc(cell, lines, a, syms)
     figures = {}
     if a.vmlinux and lines:
         judge_common(cell, lines, a, figures)
-        judge_module_frames(cell, lines, a, oracle, syms, figures)
-        judge_variants(cell, lines, a, figures, syms)
-        if a.variant == 'on':
-            judge_locations(cell, lines, a, figures)
+        if triggers:
+            judge_module_frames(cell, lines, a, oracle, syms, figures)
+        if a.plan and plan_has(a.plan, 'variants /m '):
+            judge_variants(cell, lines, a, figures, syms)
+        if a.facts.get('KCONFIG') == 'hardened':
+            judge_hardened(cell, lines, a, figures)
+        if a.lines_on:
+            if triggers or planned_lkdtm(a.plan):
+                judge_locations(cell, lines, a, figures)
             judge_table(cell, a, figures)
         else:
             loc = [l for l in lines if (m := LOCATED.search(l)) and m.group(4) != 'lltest']

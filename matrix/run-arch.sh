@@ -47,7 +47,7 @@ for v in ${VARIANTS:-$BOOT_CONFIGS}; do
 	log "$v: building test module"
 	kmake M="$mod" modules > "$R/module.log" 2>&1 ||
 		stage_fail "$v" build "test module build failed (see $R/module.log)"
-	cp "$mod/lltest.ko" "$K/lltest.ko"
+	cp "$mod/lltest.ko" "$mod/lltest_race.ko" "$K/"
 	# The module again with each line-table version of the arch fact
 	# MODULE_DWARF: gccN written by gcc itself, gasN by gas (-gdwarf-2
 	# gives version 3; arm's gcc never passes a version to gas).  The

@@ -49,6 +49,11 @@ def initramfs(facts, a, kdir, out):
     files = [('init', init, '0755'), ('plan', a.plan, '0644')]
     if a.module:
         files.append(('lltest.ko', a.module, '0644'))
+        # its companions built beside it (lltest_race.ko), at / too
+        mdir = os.path.dirname(a.module)
+        files += [(x, os.path.join(mdir, x), '0644') for x in sorted(os.listdir(mdir))
+                  if x.endswith('.ko') and x != 'lltest.ko' and
+                  os.path.join(mdir, x) != os.path.realpath(a.module)]
     # the module's load-time variants (qemu/variants.py), in /m
     if a.variants:
         vdir = os.path.dirname(a.variants)

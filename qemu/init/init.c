@@ -18,6 +18,10 @@
  *                      write 1 to /sys/kernel/debug/NAME/TRIGGER), cat
  *                      /sys/module/NAME/linesize, rmmod NAME (the
  *                      module's load-time variants: they must all load)
+ *   cycle N PATH NAME  load PATH and unload NAME N times, while a child
+ *                      process reads /proc/kallsyms over and over; print
+ *                      the time taken and the child's count of reads
+ *   sleep SECONDS      sleep (kmemleak reports no object younger than 5 s)
  *   done               print the success marker and restart
  *
  * Every line this program prints starts with "lltest-init: ".  The judge
@@ -36,6 +40,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -257,6 +262,83 @@ static int do_writesym(char *arg)
 	return 0;
 }
 
+static volatile sig_atomic_t reader_stop;
+
+static void reader_on_term(int sig)
+{
+	(void)sig;
+	reader_stop = 1;
+}
+
+/* The child of cycle: reads /proc/kallsyms until SIGTERM. */
+static void kallsyms_reader(void)
+{
+	static char buf[64 << 10];
+	unsigned long reads = 0;
+
+	signal(SIGTERM, reader_on_term);
+	while (!reader_stop) {
+		int fd = open("/proc/kallsyms", O_RDONLY);
+
+		if (fd < 0)
+			_exit(1);
+		while (!reader_stop && read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+		reads++;
+	}
+	say("cycle reader: %lu reads of /proc/kallsyms", reads);
+	_exit(0);
+}
+
+static int do_cycle(char *arg)
+{
+	char *count = strtok(arg, " "), *path = strtok(NULL, " ");
+	char *name = strtok(NULL, " ");
+	struct timespec t0;
+	int i, n, fd, status, bad = 0;
+	pid_t pid;
+
+	if (!count || !path || !name)
+		return -1;
+	n = atoi(count);
+	if (n <= 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		say("cycle %s: %s", path, strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return -1;
+	}
+	if (pid == 0)
+		kallsyms_reader();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < n && !bad; i++) {
+		if (syscall(SYS_finit_module, fd, "", 0)) {
+			say("cycle %s: load %d: %s", path, i + 1, strerror(errno));
+			bad = 1;
+		} else if (syscall(SYS_delete_module, name, O_NONBLOCK)) {
+			say("cycle %s: unload %d: %s", name, i + 1, strerror(errno));
+			bad = 1;
+		} else if ((i + 1) % 100 == 0 && i + 1 < n) {
+			say("cycle %s: %d so far, %ld ms", path, i + 1,
+			    us_since(&t0) / 1000);
+		}
+	}
+	close(fd);
+	say("cycle %s: %d loads and unloads in %ld ms", path, bad ? i - 1 : i,
+	    us_since(&t0) / 1000);
+	kill(pid, SIGTERM);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
 static int do_kallsyms(void)
 {
 	static char buf[8 << 20];
@@ -348,6 +430,10 @@ int main(void)
 			ret = do_cat(arg);
 		else if (!strcmp(cmd, "variants") && arg)
 			ret = do_variants(arg);
+		else if (!strcmp(cmd, "cycle") && arg)
+			ret = do_cycle(arg);
+		else if (!strcmp(cmd, "sleep") && arg)
+			ret = sleep(atoi(arg)) ? -1 : 0;
 		else if (!strcmp(cmd, "done"))
 			finish(1);
 		else

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lltest_race: looks up source locations in another module's text while
+ * that module is loaded and unloaded, over and over (the hardened matrix's
+ * race test: qemu/plans/hardened.plan).
+ *
+ * A module notifier records where the module named by target= (default
+ * lltest) puts its core and init text each time it comes.  A kthread,
+ * bound to CPU cpu= when that CPU is online, formats random addresses in
+ * those ranges with %pSl and %pBl without pause.  The ranges are never
+ * forgotten: after an unload, and after init text is freed, the lookups go
+ * on at the same addresses, which may by then belong to nothing or to the
+ * next load.  Every answer must be safe; none is checked here.
+ *
+ * On unload it prints
+ *
+ *   lltest_race: N lookups, M located, L loads seen, cpu C
+ *
+ * where "located" counts answers that carried a location.
+ *
+ * With hold=1 the kthread instead waits for the target to go live, takes
+ * its core line table inside an RCU-sched read section, and keeps it there
+ * until the target's unload has begun and half a second more; then it
+ * reads the table and prints
+ *
+ *   lltest_race: held lltest's line table across its unload: read 0xNN
+ *
+ * The unload must wait for that section before it frees the table: under
+ * KASAN, a table freed too early makes the read a use-after-free report.
+ */
+#define pr_fmt(fmt) "lltest_race: " fmt
+
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+static char *target = "lltest";
+module_param(target, charp, 0444);
+MODULE_PARM_DESC(target, "the module whose text is looked up");
+static int cpu = 1;
+module_param(cpu, int, 0444);
+MODULE_PARM_DESC(cpu, "the CPU the lookups run on, if online");
+static bool hold;
+module_param(hold, bool, 0444);
+MODULE_PARM_DESC(hold, "hold the target's table across its unload");
+
+/* base and size of the target's core text, then of its init text */
+static unsigned long race_base[2], race_size[2];
+static atomic_t race_loads = ATOMIC_INIT(0);
+static unsigned long race_lookups, race_located;
+static struct task_struct *race_task;
+/* hold=1: the target once live, and whether its unload has begun */
+static struct module *hold_mod;
+static atomic_t hold_going = ATOMIC_INIT(0);
+
+static int race_notify(struct notifier_block *nb, unsigned long state,
+		       void *data)
+{
+	struct module *mod = data;
+
+	if (strcmp(mod->name, target))
+		return NOTIFY_DONE;
+	if (hold) {
+		if (state == MODULE_STATE_LIVE && !READ_ONCE(hold_mod))
+			WRITE_ONCE(hold_mod, mod);
+		else if (state == MODULE_STATE_GOING && READ_ONCE(hold_mod) == mod)
+			atomic_set(&hold_going, 1);
+		return NOTIFY_OK;
+	}
+	if (state != MODULE_STATE_COMING)
+		return NOTIFY_DONE;
+	/* sizes first, bases after: a reader never sees a base with no size */
+	WRITE_ONCE(race_size[0], 0);
+	WRITE_ONCE(race_size[1], 0);
+	/* the sizes are 0 before the bases change: pairs with race_thread() */
+	smp_wmb();
+	WRITE_ONCE(race_base[0], (unsigned long)mod->core_layout.base);
+	WRITE_ONCE(race_base[1], (unsigned long)mod->init_layout.base);
+	/* the bases are set before the sizes: pairs with race_thread() */
+	smp_wmb();
+	WRITE_ONCE(race_size[0], mod->core_layout.text_size);
+	WRITE_ONCE(race_size[1], mod->init_layout.text_size);
+	atomic_inc(&race_loads);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block race_nb = {
+	.notifier_call = race_notify,
+};
+
+static int race_thread(void *unused)
+{
+	u32 seed = 1;
+	char buf[256];
+
+	while (!kthread_should_stop()) {
+		unsigned long size, base;
+		int which;
+
+		seed = seed * 1103515245 + 12345;
+		which = (seed >> 16) & 1;
+		size = READ_ONCE(race_size[which]);
+		/* a size read is never older than its base: race_notify() */
+		smp_rmb();
+		base = READ_ONCE(race_base[which]);
+		if (!size || !base) {
+			cond_resched();
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%pSl",
+			 (void *)(base + (seed >> 8) % size));
+		race_lookups++;
+		if (strstr(buf, ".c:"))
+			race_located++;
+		snprintf(buf, sizeof(buf), "%pBl",
+			 (void *)(base + (seed >> 4) % size + 1));
+		race_lookups++;
+		if (strstr(buf, ".c:"))
+			race_located++;
+		if (!(race_lookups & 63))
+			cond_resched();
+	}
+	return 0;
+}
+
+static int race_hold(void *unused)
+{
+	const u8 *table = NULL;
+	int i, waited = 0, val = -1;
+
+	while (!READ_ONCE(hold_mod)) {
+		if (kthread_should_stop())
+			return 0;
+		msleep(20);
+	}
+	rcu_read_lock_sched();
+#ifdef CONFIG_MODULE_LINE_LOCATIONS
+	table = (const u8 *)rcu_dereference_sched(hold_mod->lines[0]);
+#endif
+	/* the unload's grace period waits for this section: 10 s at most */
+	for (i = 0; i < 10000 && !atomic_read(&hold_going); i++)
+		mdelay(1);
+	if (atomic_read(&hold_going)) {
+		waited = 1;
+		mdelay(500);
+	}
+	if (table)
+		val = READ_ONCE(*table);
+	rcu_read_unlock_sched();
+	if (!table)
+		pr_info("held %s's line table across its unload: no table\n", target);
+	else if (!waited)
+		pr_info("held %s's line table across its unload: the unload never began\n",
+			target);
+	else
+		pr_info("held %s's line table across its unload: read %#04x\n",
+			target, val);
+	while (!kthread_should_stop())
+		msleep(20);
+	return 0;
+}
+
+static int __init race_init(void)
+{
+	int ret = register_module_notifier(&race_nb);
+
+	if (ret)
+		return ret;
+	race_task = kthread_create(hold ? race_hold : race_thread, NULL,
+				   "lltest_race");
+	if (IS_ERR(race_task)) {
+		unregister_module_notifier(&race_nb);
+		return PTR_ERR(race_task);
+	}
+	if (cpu >= 0 && cpu < nr_cpu_ids && cpu_online(cpu))
+		kthread_bind(race_task, cpu);
+	else
+		cpu = -1;
+	wake_up_process(race_task);
+	pr_info("%s %s's text on cpu %d\n", hold ? "holding" : "looking up",
+		target, cpu);
+	return 0;
+}
+
+static void __exit race_exit(void)
+{
+	kthread_stop(race_task);
+	unregister_module_notifier(&race_nb);
+	if (!hold)
+		pr_info("%lu lookups, %lu located, %d loads seen, cpu %d\n",
+			race_lookups, race_located, atomic_read(&race_loads),
+			cpu);
+}
+
+module_init(race_init);
+module_exit(race_exit);
+MODULE_DESCRIPTION("Line-location lookups racing module loads and unloads");
+MODULE_LICENSE("GPL");
