@@ -22,7 +22,10 @@
 #                             (the workflow's host-32 job, run here)
 #   make fuzz                 every fuzz target, FUZZ_SECONDS each, seeds printed
 #   make fuzz-runs            every fuzz target, FUZZ_RUNS inputs each, seed 1
-#   make mutation-check       plant known faults in lineloc; the tests must catch each
+#   make mutation-check       plant known faults in lineloc and the kernel (an
+#                             arm kernel built and booted per kernel fault);
+#                             the tests must catch each (MUTATION_KERNEL=0:
+#                             host faults only)
 #   make matrix-hardened      KASAN, kmemleak, lockdep, 2 CPUs (x86_64, arm, arm64;
 #                             ARCH= one): 200 corrupted module variants, 1,000
 #                             loads racing lookups, no report beyond a baseline boot
@@ -110,7 +113,10 @@ test-hosttool32:
 
 # Planted faults the tests must catch (tests/mutation/faults.py), in a
 # scratch copy: MUTATION_DIR= (default /var/cache/lineloc-ci/mutation/src);
-# MUTATION_FAULTS= picks some (tests/mutation/run.py --list lists them)
+# MUTATION_FAULTS= picks some (tests/mutation/run.py --list lists them).
+# Kernel faults go into a worktree of $(BUILD)/src/linux (MUTATION_KERNEL_TREE=,
+# default /var/cache/lineloc-ci/mutation/linux) built in MUTATION_KBUILD=
+# (default /var/cache/lineloc-ci/mutation/kbuild); MUTATION_KERNEL=0 skips them
 mutation-check:
 	$(Q)python3 tests/mutation/run.py $(MUTATION_FAULTS)
 

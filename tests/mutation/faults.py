@@ -14,6 +14,15 @@ which going red catches it.
 
 lineloc's sources live in hosttool/; the kernel's copy (series/) is made
 from them, so hosttool/ is what is mutated.
+
+A fault with 'tree': 'kernel' lives in the kernel only: its file is a path
+of the kernel tree (a worktree of build/src/linux at branch lineloc, never
+that tree itself), and it is built for its 'arch' (boot configuration
+'config'), booted under QEMU and judged by the matrix (matrix/run-arch.sh);
+its 'checks' are names of the judge's checks in that configuration's
+result.json (fnmatch patterns allowed), any one of which going red catches
+it.  The unmodified tree is built, booted and judged once per arch first:
+every check a fault names must be there and green.
 """
 
 LLTEST = 'python3 tests/hosttool/lltest.py'
@@ -120,5 +129,51 @@ FAULTS = [
         'new': ('\t\tput16(p + pos + 12 * nsuper + 4 * blk,'
                 ' o - so + (blk == 1));\n'),
         'checks': ['linetab'],
+    },
+    # Kernel faults (tree 'kernel'): one arm kernel, built incrementally,
+    # serves all three (arm's judge takes the frame after exception entry
+    # as the interrupted pc, and its kernel is Thumb-2).
+    {
+        'name': 'init-rows-after-init',
+        'what': 'vmlinux\'s init-text rows still used once init memory is freed',
+        'tree': 'kernel',
+        'arch': 'arm',
+        'config': 'on',
+        'file': 'kernel/kallsyms_lines.c',
+        'old': ('\t} else if (is_kernel_inittext(addr) &&\n'
+                '\t\t   system_state < SYSTEM_FREEING_INITMEM) {\n'),
+        'new': '\t} else if (is_kernel_inittext(addr)) {\n',
+        'checks': ['init text: no location after boot'],
+    },
+    {
+        'name': 'interrupted-pc-minus-one',
+        'what': 'ARM: the pc after exception entry looked up at pc - 1 (%pBl)',
+        'tree': 'kernel',
+        'arch': 'arm',
+        'config': 'on',
+        'file': 'arch/arm/kernel/traps.c',
+        'old': ('\t\tprintk("%s %ps from %pSl\\n", loglvl, (void *)where,'
+                ' (void *)from);\n'),
+        'new': ('\t\tprintk("%s %ps from %pBl\\n", loglvl, (void *)where,'
+                ' (void *)from);\n'),
+        'checks': ['probe: interrupted pc printed as is',
+                   'locations agree with llvm-symbolizer',
+                   'module frames: locations agree with addr2line*'],
+    },
+    {
+        'name': 'thumb-bit-kept',
+        'what': 'Thumb-2: a return address\'s location looked up at its '
+                'odd value - 1',
+        'tree': 'kernel',
+        'arch': 'arm',
+        'config': 'on',
+        'file': 'kernel/kallsyms_lines.c',
+        'old': ('\t\tif (IS_ENABLED(CONFIG_THUMB2_KERNEL))\n'
+                '\t\t\taddr &= ~1UL;\n\t\taddr--;\n'),
+        'new': '\t\taddr--;\n',
+        'checks': ['module frames: locations agree with addr2line*',
+                   'locations agree with llvm-symbolizer',
+                   '*: printed location is the marker',
+                   'KUnit kallsyms_line_loc*'],
     },
 ]
