@@ -176,4 +176,22 @@ FAULTS = [
                    '*: printed location is the marker',
                    'KUnit kallsyms_line_loc*'],
     },
+    {
+        'name': 'module-table-freed-before-grace-period',
+        'what': 'an unloaded module\'s line tables freed before the RCU '
+                'grace period that lookups hold',
+        'tree': 'kernel',
+        'arch': 'x86_64',
+        # the hardened kernel (KASAN, two CPUs), booted with the hold step
+        # alone: lltest_race keeps the table in a read section across
+        # the unload (qemu/plans/hardened-hold.plan)
+        'config': 'hardened-hold',
+        'file': 'kernel/module/main.c',
+        'old': ('\t/* Wait for RCU-sched synchronizing before releasing '
+                'mod->list and buglist. */\n\tsynchronize_rcu();\n'),
+        'new': ('\tmodule_lines_free(mod);\n'
+                '\t/* Wait for RCU-sched synchronizing before releasing '
+                'mod->list and buglist. */\n\tsynchronize_rcu();\n'),
+        'checks': ['hardened: no KASAN report'],
+    },
 ]

@@ -42,8 +42,6 @@ must be in its result.json and green.  Then each fault: applied, built,
 booted, judged (caught iff a named check is red), restored (checked by
 hash).  MUTATION_KERNEL=0 leaves the kernel faults out (and out of N).
 
-Not planted (kernel-only, waiting for its test): the module line table
-freed before an RCU grace period (the hardened configuration's race test).
 """
 import fnmatch
 import hashlib
