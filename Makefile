@@ -13,6 +13,9 @@
 #   make test                 every test: self-tests, lint, host tool, matrix
 #   make bench                the benchmarks (bench-hosttool, bench-table,
 #                             ARCH=... bench-link)
+#   make bench-memory         per arch (ARCHES=, or ARCH= for one): size,
+#                             image and boot Memory: line of three kernels,
+#                             line locations off, compact, RFC layout
 #   make ARCH=... test-reproducible  same line tables from a second O= folder
 #   make ARCH=... bisect-check       build and boot each patch of the series
 #   make build-configs        build-only configurations (KALLSYMS=n, DEBUG_INFO=n)
@@ -49,7 +52,7 @@ Q := @
 endif
 
 .PHONY: all matrix matrix-hardened qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table build-configs clean help
+	test-judge test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table bench-memory build-configs clean help
 
 all: matrix
 
@@ -128,6 +131,12 @@ lint:
 
 bench-table: prepare
 	$(Q)tests/ondemand/bench-table.sh
+
+# Three kernels per arch built and booted side by side (not part of make
+# bench: two cold kernel builds an arch); ARCH= on the command line picks
+# one arch, else ARCHES; BENCH_DIR= (default /var/cache/lineloc-ci/bench-memory)
+bench-memory: prepare
+	$(Q)tests/ondemand/bench-memory.sh $(if $(filter command line environment,$(origin ARCH)),$(ARCH),$(ARCHES))
 
 bench: bench-hosttool bench-link bench-table
 

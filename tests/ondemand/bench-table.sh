@@ -7,8 +7,9 @@
 #   delta-uleb64  the 2026 CONFIG_KALLSYMS_LINEINFO scheme on the same rows
 #                 (hosttool/linetab --table-size)
 #   rfc-layout    what the RFC layout adds to the kallsyms tables for the
-#                 same rows, from the baseline's own scripts/kallsyms (tag
-#                 rfc-layout), assembled with and without --lines
+#                 same rows, from the baseline's own scripts/kallsyms (the
+#                 frozen series in tests/ondemand/rfc-layout/ applied to the
+#                 pristine tree), assembled with and without --lines
 #   lookup        hosttool/linetab --latency: 1,000,000 random offsets
 #                 through linetab_dec.c, the kernel's decoder (seed 1)
 #   llvm-symbolizer  the same kind of question to the host tool, per address
@@ -42,11 +43,9 @@ p99=$(sed -E 's/.*p99 ([0-9]+) ns.*/\1/' <<< "$lat")
 
 # The baseline: its scripts/kallsyms, on the same rows and System.map.
 git -C "$src" worktree add -q --detach "$work/tree" pristine
-mkdir "$work/rfc"
-for p in $(git show rfc-layout:series/series | grep -v '^#'); do
-	git show "rfc-layout:series/$p" > "$work/rfc/$p"
-done
-git -C "$work/tree" -c user.name=bench -c user.email=bench@invalid am -q "$work"/rfc/0*.patch
+mapfile -t rfc_patches < <(grep -vE '^[[:space:]]*(#|$)' tests/ondemand/rfc-layout/series |
+	sed "s|^|$top/tests/ondemand/rfc-layout/|")
+git -C "$work/tree" -c user.name=bench -c user.email=bench@invalid am -q "${rfc_patches[@]}"
 gcc -O2 -o "$work/kallsyms" "$work/tree/scripts/kallsyms.c"
 kbytes() { # [--lines ROWS]: bytes of the kallsyms object for Debian's map
 	"$work/kallsyms" --all-symbols --absolute-percpu --base-relative "$@" "$map" > "$work/k.S"
