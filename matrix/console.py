@@ -79,7 +79,10 @@ SPLATS = [
 # counted as a figure, not a splat.
 RCU_STALL = re.compile(r'rcu: INFO: \S+ (?:self-)?detected stall')
 KMEMLEAK_OBJECT = re.compile(r'unreferenced object 0x[0-9a-f]+ \(size (\d+)\):')
-KMEMLEAK_FRAME = re.compile(r'^\s*\[<[0-9a-f]+>\] (?:0x[0-9a-f]+|([\w.]+)\+0x)')
+# kmemleak.verbose=1 prefixes each line with "kmemleak: "; an address may
+# print hashed, as (____ptrval____)
+KMEMLEAK_LINE = re.compile(r'^(?:kmemleak: )?(\s+.*)$')
+KMEMLEAK_FRAME = re.compile(r'^\s*\[<[^>]+>\] (?:0x[0-9a-f]+|([\w.]+)\+0x)')
 # The checkers announce themselves at boot: positive evidence they are on.
 ARMED = {'KASAN': re.compile(r'KernelAddressSanitizer initialized'),
          'kmemleak': re.compile(r'kmemleak: Kernel memory leak detector initialized'),
@@ -108,14 +111,15 @@ def splats(lines):
             leak = ['kmemleak: size %s:' % m.group(1)]
             out.append(leak)
             continue
-        if leak is not None:
-            f = KMEMLEAK_FRAME.match(l)
+        body = KMEMLEAK_LINE.match(l)
+        if leak is not None and body:
+            f = KMEMLEAK_FRAME.match(body.group(1))
             if f:
                 leak.append(f.group(1) or '?')
                 continue
-            if re.match(r'^\s+(comm |hex dump|backtrace:|[0-9a-f]{2} )', l):
+            if re.match(r'^\s+(comm |hex dump|backtrace:|[0-9a-f]{2} )', body.group(1)):
                 continue
-            leak = None
+        leak = None
         for kind, rx in SPLATS:
             m = rx.search(l)
             if m:

@@ -34,13 +34,28 @@ def fmt(v):
     return '-' if v is None else '{:,}'.format(v)
 
 
+def hardened_row(arch, figs):
+    """make matrix-hardened's figures of one arch, a table row."""
+    h, base = figs['hardened'], figs.get('hardened-base', {})
+    v, r = h.get('module_variants', {}), h.get('races', {})
+    return '| %s | %s / %s / %s | %s | %s | %s | %s | %s | %s / %s | %s |' % (
+        arch, v.get('lines', '-'), v.get('warned', '-'), v.get('total', '-'),
+        r.get('cycles', '-'), r.get('cycle_ms', '-'), r.get('lookups', '-'),
+        r.get('located', '-'), r.get('kallsyms_reads', '-'),
+        len(set(base.get('splats', []))), len(set(h.get('splats', []))),
+        h.get('rcu_stalls', 0) + base.get('rcu_stalls', 0))
+
+
 def main():
     results, arches = sys.argv[1], sys.argv[2:]
     out = ['| arch | figure | off | on | on - off | on / off |', '|---|---|---|---|---|---|']
     data = {}
+    hard = []
     for arch in arches:
         figs = cell.cell_result(results, arch)['figures']
-        if not figs:
+        if 'hardened' in figs:
+            hard.append(hardened_row(arch, figs))
+        if 'off' not in figs and 'on' not in figs:
             continue
         off, on = figs.get('off', {}), figs.get('on', {})
         data[arch] = figs
@@ -56,7 +71,13 @@ def main():
         if fr:
             out.append('| %s | frames seen / located / agreeing | | %d / %d / %d | | |' % (
                 arch, fr['seen'], fr['located'], fr['agreeing']))
-    text = '\n'.join(out) + '\n'
+    if len(out) == 2:
+        out = []
+    if hard:
+        out += ['' if out else None, '| arch | variants: with table / one warning / all | '
+                'loads and unloads | ms | lookups | located | /proc/kallsyms reads | '
+                'reports: baseline / hardened | RCU stalls |', '|---' * 9 + '|'] + hard
+    text = '\n'.join(x for x in out if x is not None) + '\n'
     print(text)
     with open(os.path.join(results, 'figures.md'), 'w') as f:
         f.write(text)
