@@ -78,6 +78,16 @@ KBUILD = os.environ.get('MUTATION_KBUILD') or \
 KERNEL = os.environ.get('MUTATION_KERNEL', '1') != '0'
 
 
+
+def restore(path, orig, st, want, name):
+    """Put a mutated file back byte for byte, with its mode; stop the run
+    if its hash is not @want's (named @name)."""
+    with open(path, 'wb') as f:
+        f.write(orig)
+    os.chmod(path, st.st_mode)
+    if sha(path) != want:
+        sys.exit('mutation-check: %s: restore failed (hash differs)' % name)
+
 def is_kernel(fault):
     return fault.get('tree') == 'kernel'
 
@@ -231,12 +241,7 @@ def plant(fault):
         return False, 'MISSED %s: %s stayed green' % (
             fault['name'], ', '.join(fault['checks']))
     finally:
-        with open(path, 'wb') as f:
-            f.write(orig)
-        os.chmod(path, st.st_mode)
-        if sha(path) != want:
-            sys.exit('mutation-check: %s: restore failed (hash differs)' %
-                     fault['file'])
+        restore(path, orig, st, want, fault['file'])
         err = rebuild_pristine()
         if err:
             sys.exit('mutation-check: rebuild after restoring %s failed: %s'
@@ -378,12 +383,7 @@ def plant_kernel(fault):
         res, secs, built, logf = kernel_run(fault['name'], fault['arch'],
                                             fault['config'])
     finally:
-        with open(path, 'wb') as f:
-            f.write(orig)
-        os.chmod(path, st.st_mode)
-        if sha(path) != want:
-            sys.exit('mutation-check: %s: restore failed (hash differs)' %
-                     path)
+        restore(path, orig, st, want, path)
     log('  %s: %s %s built, booted and judged in %.0f s (kernel build %d s)'
         % (fault['name'], fault['arch'], fault['config'], secs, built))
     for pat, got in kernel_checks(res, fault):
