@@ -25,7 +25,8 @@ Command line, for the shell scripts:
                                      the result of a cell that stopped early
   cell.py field FILE KEY             one field of a record or a result
   cell.py derive IN OUT KEY=VALUE... a copy of a record with string fields
-                                     replaced (tests/faults plants faults so)
+                                     or facts (facts.KEY=VALUE) replaced
+                                     (tests/faults plants faults so)
   cell.py count RESULTS ARCH...      "matrix: N passed, M failed", a missing
                                      or unreadable cell counting as a failure
 """
@@ -293,8 +294,12 @@ def main(argv):
             rec = read_record(args[0])
             for p in args[2:]:
                 k, sep, v = p.partition('=')
+                if sep and k.startswith('facts.') and k[6:] in rec['facts']:
+                    rec['facts'][k[6:]] = v
+                    continue
                 if not sep or RECORD_KEYS.get(k) is not str:
-                    raise ValueError('derive: %r is not KEY=VALUE of a string field' % p)
+                    raise ValueError('derive: %r is not KEY=VALUE of a string field '
+                                     'or facts.KEY=VALUE of a fact it has' % p)
                 rec[k] = v
             write_record(args[1], rec)
         elif cmd == 'count' and len(args) >= 1:

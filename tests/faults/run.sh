@@ -68,7 +68,8 @@ check "hang: reason '$r'" grep -q 'timed out after 20s, last init line: write /s
 on=$BUILD/results/x86_64/on
 if [ -f "$on/console.log" ] && [ -f "$on/cell.json" ]; then
 	judge() { # CONFIG LOG OUT: the 'on' boot's record, with another console and configuration
-		python3 "$top/matrix/cell.py" derive "$on/cell.json" "$3.cell.json" config="$1" console="$2" &&
+		python3 "$top/matrix/cell.py" derive "$on/cell.json" "$3.cell.json" \
+			config="$1" facts.LINES="$1" console="$2" &&
 			python3 "$top/matrix/judge.py" "$3.cell.json" --out "$3" > "$3.log" 2>&1
 	}
 	mkdir -p "$out/loc"
