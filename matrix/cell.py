@@ -80,20 +80,32 @@ def _parse(path, facts, fragment, config):
                 continue
             if line.startswith('CONFIG_') and '=' in line:
                 # CONFIG_X@CONFIGURATION=v: for that boot configuration only
-                m = re.match(r'^(CONFIG_\w+)@([a-z0-9_-]+)(=.*)$', line)
+                m = re.match(r'^(CONFIG_\w+)@([a-z0-9_-]+\*?)(=.*)$', line)
                 if not m:
                     fragment.append(line)
-                elif m.group(2) == config:
+                elif _rank(m.group(2), config):
                     fragment.append(m.group(1) + m.group(3))
                 continue
-            m = re.match(r'^([A-Z_]+)(?:@([a-z0-9_-]+))?=(.*)$', line)
+            m = re.match(r'^([A-Z_]+)(?:@([a-z0-9_-]+\*?))?=(.*)$', line)
             if not m:
                 raise FactsError('%s:%d: not KEY=value: %s' % (path, n, line))
             key, only, val = m.groups()
             if key not in REQUIRED + OPTIONAL:
                 raise FactsError('%s:%d: unknown fact %s' % (path, n, key))
-            if only is None or only == config:
-                facts[(key, only is not None)] = val
+            rank = _rank(only, config)
+            if rank is not None:
+                facts[(key, rank)] = val
+
+
+def _rank(only, config):
+    """How a KEY@ONLY line applies to @config: 0 a plain KEY (ONLY None),
+    1 a prefix (ONLY 'hardened*' for every configuration named hardened...),
+    2 the configuration itself; None when it does not apply."""
+    if only is None:
+        return 0
+    if only.endswith('*'):
+        return 1 if config and config.startswith(only[:-1]) else None
+    return 2 if only == config else None
 
 
 def arches(config=None):
@@ -126,17 +138,19 @@ def load_arch(arch, config=None):
     path = os.path.join(ARCH_DIR, arch + '.arch')
     if not os.path.isfile(path):
         raise FactsError('no arch file %s (arches: %s)' % (path, ' '.join(arches())))
-    layered, fragment, over = {}, [], {}
+    ranks, fragment = ({}, {}, {}), []
     for p in (os.path.join(ARCH_DIR, 'common.facts'), path):
         if os.path.exists(p):
             per = {}
             _parse(p, per, fragment, config)
             # plain keys of every file first (the arch's winning), then
-            # the overrides of every file: a KEY@CONFIG of common.facts
-            # wins over an arch's plain KEY
-            for (k, is_over), v in per.items():
-                (over if is_over else layered)[k] = v
-    layered.update(over)
+            # KEY@PREFIX* of every file, then KEY@CONFIG of every file: a
+            # KEY@CONFIG of common.facts wins over an arch's plain KEY
+            for (k, rank), v in per.items():
+                ranks[rank][k] = v
+    layered = dict(ranks[0])
+    layered.update(ranks[1])
+    layered.update(ranks[2])
     for k in REQUIRED:
         if not layered.get(k):
             raise FactsError('%s: %s is not set' % (path, k))

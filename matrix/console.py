@@ -84,7 +84,9 @@ KMEMLEAK_OBJECT = re.compile(r'unreferenced object 0x[0-9a-f]+ \(size (\d+)\):')
 KMEMLEAK_LINE = re.compile(r'^(?:kmemleak: )?(\s+.*)$')
 KMEMLEAK_FRAME = re.compile(r'^\s*\[<[^>]+>\] (?:0x[0-9a-f]+|([\w.]+)\+0x)')
 # The checkers announce themselves at boot: positive evidence they are on.
-ARMED = {'KASAN': re.compile(r'KernelAddressSanitizer initialized'),
+# (KASAN's banner: "KernelAddressSanitizer initialized" on x86_64 and
+# arm64, "kasan: Kernel address sanitizer initialized" on arm in 6.1)
+ARMED = {'KASAN': re.compile(r'Kernel ?Address ?Sanitizer initialized', re.I),
          'kmemleak': re.compile(r'kmemleak: Kernel memory leak detector initialized'),
          'lockdep': re.compile(r'Lock dependency validator: Copyright'),
          '2 CPUs': re.compile(r'smp: Brought up \d+ nodes?, 2 CPUs')}
