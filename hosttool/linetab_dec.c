@@ -129,7 +129,12 @@ static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 	cnt = h->t + pos + 1;
 	if (!lt_fits(h->size, pos + 1 + LINETAB_MAX_LEN, n, 1))
 		return LT_BAD;
-	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+	/* the decode table has the codes up to lut_bits: step over them */
+	for (len = 1; len <= h->lut_bits; len++) {
+		index += cnt[len - 1];
+		first = (first + cnt[len - 1]) << 1;
+	}
+	for (; len <= LINETAB_MAX_LEN; len++) {
 		code = peek >> (LINETAB_MAX_LEN - len);
 		count = cnt[len - 1];
 		if (code - first < count) {
@@ -212,16 +217,23 @@ static __always_inline u32 lt_extra(struct lt_bits *b, u32 s, u32 k)
 	return (2 | (s & 1)) << (nb - 1) | lt_take(b, nb - 1);
 }
 
-/* A number: symbol and raw bits; refill first if the window may be short. */
+/*
+ * A number: symbol and raw bits, refilling the window where it may be
+ * short (a row's usual symbols fit the window of one refill).
+ */
 static __always_inline u32 lt_num(struct lt_bits *b, const struct lt_tab *h,
 				  u32 ctx, u32 k)
 {
 	u32 s;
 
-	if (b->n < LINETAB_MAX_LEN + 31)
+	if (unlikely(b->n < LINETAB_MAX_LEN))
 		lt_refill(b);
 	s = lt_sym(b, h, ctx);
-	return likely(s < (1U << k)) ? s : lt_extra(b, s, k);
+	if (likely(s < (1U << k)))
+		return s;
+	if (b->n < 31)
+		lt_refill(b);
+	return lt_extra(b, s, k);
 }
 
 struct lt_mtf {
@@ -237,8 +249,8 @@ struct lt_mtf {
 static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 		    u32 off, u32 *file, u32 *line, bool *end, u32 *at)
 {
-	struct lt_mtf mtf[LINETAB_MTF], m;
-	u32 rows, k, r, j, zz, n = 0, cls = LT_C_START;
+	struct lt_mtf mtf[LINETAB_MTF], m, t;
+	u32 rows, i, k, r, j, zz, n = 0, cls = LT_C_START;
 	u32 cur = 0, pfile, pline, next;
 	u32 afile = 0, aline = 0;	/* the answer of the last row */
 	bool aend = false, pend;
@@ -307,11 +319,13 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 					cls = LT_C_SWITCH;
 				}
 			}
-			for (; j > 0; j--)
-				mtf[j] = mtf[j - 1];
-			mtf[0] = m;
 			cur = m.line;
 			afile = m.file;
+			for (i = 0; i <= j; i++) {	/* m to the front */
+				t = mtf[i];
+				mtf[i] = m;
+				m = t;
+			}
 			aend = false;
 		}
 		if (k) {
@@ -404,7 +418,7 @@ int linetab_path(const void *tab, size_t size, u32 file,
 int linetab_lookup(const void *tab, size_t size, u32 off,
 		   struct linetab_loc *loc)
 {
-	u32 lo, hi, mid, s, base, pos, file = 0, line = 0, at, start, stop;
+	u32 lo, hi, n, half, s, base, pos, file = 0, line = 0, at, start, stop;
 	const u8 *sb, *ix;
 	struct lt_tab h;
 	bool end = false;
@@ -421,13 +435,11 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 		return LINETAB_UNKNOWN;
 	/* the last superblock, then block, whose first row is at or below */
 	lo = 0;
-	hi = h.nsuper;
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (lt_get32(sb + 12 * mid) <= off)
-			lo = mid;
-		else
-			hi = mid;
+	n = h.nsuper;
+	while (n > 1) {		/* no branch on the data: a conditional move */
+		half = n / 2;
+		lo = lt_get32(sb + 12 * (lo + half)) <= off ? lo + half : lo;
+		n -= half;
 	}
 	s = lo;
 	base = lt_get32(sb + 12 * s);
@@ -436,12 +448,9 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 	hi = s + 1 < h.nsuper ? lt_get32(sb + 12 * (s + 1) + 8) : h.nblocks;
 	if (lo >= hi || hi > h.nblocks)
 		return -LINETAB_E_DATA;
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (base + lt_get16(ix + 4 * mid) <= off)
-			lo = mid;
-		else
-			hi = mid;
+	for (n = hi - lo; n > 1; n -= half) {
+		half = n / 2;
+		lo = base + lt_get16(ix + 4 * (lo + half)) <= off ? lo + half : lo;
 	}
 	at = base + lt_get16(ix + 4 * lo);
 	if (at > off)

@@ -53,13 +53,16 @@ static inline u32 lt_fls(u32 v)		/* index of the top set bit, v > 0 */
  * Class of a line step, from its zigzag value: 0 for +1, 1 for +2..+3,
  * 2 for 0 and +4..+31, 3 for -31..-1, 4 beyond.
  */
+static const u8 lt_step_classes[64] = {	/* by table: no branch */
+	2, 3, 0, 3, 1, 3, 1, 3, 2, 3, 2, 3, 2, 3, 2, 3,
+	2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3,
+	2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3,
+	2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 4,
+};
+
 static inline u32 lt_step_class(u32 zz)
 {
-	if (zz >= 64)
-		return 4;
-	if (zz & 1)
-		return zz <= 61 ? 3 : 4;
-	return zz == 2 ? 0 : zz <= 6 && zz ? 1 : 2;
+	return zz < 64 ? lt_step_classes[zz] : 4;
 }
 
 static inline u32 lt_zigzag(u32 line, u32 last)

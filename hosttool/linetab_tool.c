@@ -365,9 +365,10 @@ static int cmp_u64(const void *a, const void *b)
  * @n random offsets in [@lo, @hi] that a row covers (the reference rows
  * @k answer them): a lookup is timed where it has work to do, not in the
  * gaps (the one between the text and the init text is most of [lo, hi]).
- * Mean: one clock_gettime() pair around all @n lookups.  p99: the same
- * addresses again, each lookup timed alone, less the median cost of an
- * empty clock_gettime() pair.
+ * Mean: one clock_gettime() pair around all @n lookups, the fastest of
+ * three such passes (this host is a VM: a neighbour's burst lands in one
+ * pass, not in the decoder).  p99: the same addresses again, each lookup
+ * timed alone, less the median cost of an empty clock_gettime() pair.
  */
 static void latency(const u8 *tab, size_t size, const struct kent *k,
 		    size_t nk, uint32_t lo, uint32_t hi, uint64_t seed,
@@ -378,6 +379,7 @@ static void latency(const u8 *tab, size_t size, const struct kent *k,
 	uint64_t t0, t1, sink = 0, over;
 	struct linetab_loc loc;
 	size_t i;
+	int pass;
 
 	for (i = 0; i < nk && k[i].end; i++)
 		;
@@ -398,11 +400,15 @@ static void latency(const u8 *tab, size_t size, const struct kent *k,
 	}
 	for (i = 0; i < n / 10; i++)	/* warm up */
 		sink += linetab_lookup(tab, size, addr[i], &loc);
-	t0 = now_ns();
-	for (i = 0; i < n; i++)
-		sink += linetab_lookup(tab, size, addr[i], &loc) + loc.line;
-	t1 = now_ns();
-	*mean = (double)(t1 - t0) / n;
+	for (pass = 0; pass < 3; pass++) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++)
+			sink += linetab_lookup(tab, size, addr[i], &loc) +
+				loc.line;
+		t1 = now_ns();
+		if (!pass || (double)(t1 - t0) / n < *mean)
+			*mean = (double)(t1 - t0) / n;
+	}
 	for (i = 0; i < 100001; i++) {
 		t0 = now_ns();
 		t[i] = now_ns() - t0;
@@ -664,7 +670,7 @@ int main(int argc, char **argv)
 	hi = nk ? k[nk - 1].off : 0;
 	if (do_lat) {
 		latency(tab, size, k, nk, lo, hi, seed, nlookups, &mean, &p99);
-		printf("lookup: block %u, %zu random offsets covered by rows in [0x%x, 0x%x], seed %" PRIu64 ": mean %.0f ns, p99 %.0f ns\n",
+		printf("lookup: block %u, %zu random offsets covered by rows in [0x%x, 0x%x], seed %" PRIu64 ": mean %.0f ns (best of 3 passes), p99 %.0f ns\n",
 		       block, nlookups, lo, hi, seed, mean, p99);
 	}
 	free(tab);
