@@ -8,7 +8,7 @@
 #include "tables.h"
 
 /* Rows per block of the kernel's tables: see hosttool/README.md. */
-#define KTABLE_BLOCK	96
+#define KTABLE_BLOCK	64
 
 void do_kernel_table(struct tables *t, uint32_t block);
 void do_table_size(struct tables *t, uint32_t block);

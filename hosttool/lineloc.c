@@ -66,7 +66,7 @@ static const char usage[] =
 	"  --via-table     answer through the compact tables the kernel builds:\n"
 	"                  vmlinux's at build time, a module's at load time\n"
 	"                  (of a .ko, for offsets in SECTION, default .text)\n"
-	"  --block N       rows per block of a compact table (default 96)\n"
+	"  --block N       rows per block of a compact table (default 64)\n"
 	"  -h, --help      print this text and exit\n"
 	"ADDRs are hex, with or without 0x; without any, one per line on stdin.\n"
 	"Options come before the first ADDR; everything after it is an ADDR.\n"

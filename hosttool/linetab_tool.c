@@ -12,7 +12,7 @@
  *   --latency        mean and p99 lookup time at the chosen block size
  *   --curve          size and latency for 64, 96, 128, 192, 256, 512 and
  *                    1024 rows a block
- *   --block N        rows per block (default 96, from --curve: see README)
+ *   --block N        rows per block (default 64, from --curve: see README)
  *   --base ADDR      offsets are from ADDR (default: the lowest row)
  *   --seed S         seed of the random lookup addresses (default 1)
  *   --lookups N      random lookups for the latency (default 1000000)
@@ -538,7 +538,7 @@ int main(int argc, char **argv)
 {
 	int do_size = 0, do_check = 0, do_curve = 0, do_lat = 0, have_base = 0;
 	const char *out = NULL, *in = NULL, *given = NULL;
-	uint32_t block = 96, lo, hi;
+	uint32_t block = 64, lo, hi;
 	uint64_t base = UINT64_MAX, seed = 1;
 	size_t nlookups = 1000000, n, i, nk, size;
 	struct linetab_row *rows;

@@ -12,7 +12,7 @@
  *              bit 2 big-endian (armeb, aarch64_be); bit 3 the loader's
  *              bias hook (st_value - 0x10000 * st_shndx, as the kernel's
  *              symbols hold section addresses); bits 4-7 rows per block,
- *              from block_sizes[] below (96 is the kernel's)
+ *              from block_sizes[] below (64 is the kernel's)
  *   bytes 1-8  four u16 lengths: .debug_line, the relocation entries
  *              (.rela/.rel.debug_line), the symbol table (.symtab) and
  *              .debug_line_str (which serves as .debug_str too); then
@@ -47,7 +47,7 @@ static const u16 machines[4] = {
 	DWREL_EM_X86_64, DWREL_EM_386, DWREL_EM_ARM, DWREL_EM_AARCH64,
 };
 static const u32 block_sizes[16] = {
-	96, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 64, 100, 255, 1024, 4096,
+	64, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 96, 100, 255, 1024, 4096,
 };
 
 #define NSEC_REC	4

@@ -135,7 +135,7 @@ def encode(obj, machine, big):
     assert shnum < 256 and len(secs) <= 4, (obj, shnum, len(secs))
     for piece in (line, rel, sym, lstr):
         assert len(piece) < 65536, obj
-    flags = machine | (4 if big else 0)       # bias hook off, 96 rows a block
+    flags = machine | (4 if big else 0)       # bias hook off, the kernel's rows a block
     return (bytes([flags]) +
             struct.pack('<4H', len(line), len(rel), len(sym), len(lstr)) +
             line + rel + sym + lstr + bytes([shnum, 0]) + b''.join(secs))

@@ -77,5 +77,5 @@ printf 'bench-table: ratios: delta-uleb64 / compact %.2f, rfc-layout / compact %
 	"$(awk -v a="$uleb" -v b="$cb" 'BEGIN { print a / b }')" \
 	"$(awk -v a="$rfc" -v b="$cb" 'BEGIN { print a / b }')" \
 	"$(awk -v a="$llvm" -v b="$mean" 'BEGIN { print a / b }')"
-echo "bench-table: the curve (hosttool/linetab --curve; the kernel uses 96 rows a block):"
+echo "bench-table: the curve (hosttool/linetab --curve; the kernel uses 64 rows a block):"
 hosttool/linetab --curve "$work/rows.txt" | sed 's/^/  /'
