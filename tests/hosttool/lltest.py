@@ -716,6 +716,10 @@ def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
             orc['llvm'] = oracle_llvm(f, addrs)
         orc['addr2line'] = oracle_a2l(a2l, f, addrs, sec)
         orc = {k: v for k, v in orc.items() if v is not None}
+        if 'addr2line' not in orc:      # a failed oracle is a failure, not a crash
+            result(False, '%s %s' % (name, sec),
+                   '%s -e %s -j %s failed or answered a line short' % (a2l, f, sec))
+            continue
         agree = {k: 0 for k in orc}
         only = {k: 0 for k in orc}
         why = {}
