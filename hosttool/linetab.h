@@ -133,6 +133,17 @@ struct linetab_alloc {
 extern const struct linetab_alloc linetab_libc_alloc;
 #endif
 
+/* Fields of the block data, for struct linetab_stats' @bits. */
+enum {
+	LINETAB_F_ROW,		/* row symbols, with a line delta's raw bits */
+	LINETAB_F_ADDR,		/* address deltas */
+	LINETAB_F_MTF_LINE,	/* lines after a switch within the MTF list */
+	LINETAB_F_NEW_LINE,	/* lines of files new in a block */
+	LINETAB_F_NEW_FILE,	/* indexes of files new in a block */
+	LINETAB_F_PAD,		/* padding of each block to a byte */
+	LINETAB_NFIELDS
+};
+
 /**
  * struct linetab_stats - what the encoder kept and where the bytes went
  */
@@ -145,6 +156,7 @@ struct linetab_stats {
 	u32 blocks;
 	u32 lut_bits;		/* decode table bits of each code */
 	size_t header, codes, index, data, paths, total;
+	u64 bits[LINETAB_NFIELDS];	/* bits of the data by field */
 };
 
 enum {

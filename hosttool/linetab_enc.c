@@ -347,6 +347,19 @@ static void make_code(struct enc *e, u32 c)
 	}
 }
 
+/* The data field a context codes (struct linetab_stats' @bits). */
+static u32 field_of(u32 ctx)
+{
+	if (ctx < LINETAB_CTX_ADDR)
+		return LINETAB_F_ROW;
+	if (ctx < LINETAB_CTX_LINE_MTF)
+		return LINETAB_F_ADDR;
+	if (ctx < LINETAB_CTX_LINE_ABS)
+		return LINETAB_F_MTF_LINE;
+	return ctx == LINETAB_CTX_LINE_ABS ? LINETAB_F_NEW_LINE :
+	       LINETAB_F_NEW_FILE;
+}
+
 /* Bits, most significant first. */
 struct bw {
 	u8 *p;
@@ -664,6 +677,19 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 			       b.symstart[blk + 1] - b.symstart[blk], p);
 	}
 	data = p - b.scratch;
+	for (i = 0; i < LINETAB_NFIELDS; i++)
+		stats.bits[i] = 0;
+	for (i = 0, c = LINETAB_F_ROW; i < e->nsyms; i++) {
+		const struct sym *y = &e->syms[i];
+
+		if (y->ctx != LT_RAW)
+			c = field_of(y->ctx);	/* raw bits: the field before */
+		stats.bits[c] += y->ctx == LT_RAW ? y->nbits :
+				 e->len[y->ctx][y->val];
+	}
+	stats.bits[LINETAB_F_PAD] = 8 * (u64)data;
+	for (i = 0; i < LINETAB_F_PAD; i++)
+		stats.bits[LINETAB_F_PAD] -= stats.bits[i];
 
 	/* 7. the table */
 	/* superblocks: up to LINETAB_SUPER_BLOCKS blocks within 64 KiB */
