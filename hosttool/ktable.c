@@ -202,10 +202,10 @@ void do_table_size(struct tables *t, uint32_t block)
 
 		snprintf(line, sizeof(line),
 			 "%s..%s: %u rows read, %u kept, %u ends, %u paths, %u blocks of %u; "
-			 "bytes: header %zu, codes %zu, index %zu, data %zu, paths %zu, total %zu\n",
+			 "bytes: header %zu, codes %zu, index %zu, data %zu, dictionary %zu, paths %zu, total %zu\n",
 			 k.r[n].lo_sym, k.r[n].hi_sym, s->rows_in, s->entries,
 			 s->ends, s->files, s->blocks, block, s->header, s->codes,
-			 s->index, s->data, s->paths, s->total);
+			 s->index, s->data, s->dict_bytes, s->paths, s->total);
 		out_str(line);
 		rows += s->entries;
 	}

@@ -23,7 +23,7 @@
 
 #include "ktypes.h"
 
-#define LINETAB_MAGIC		0x3254414cU	/* "LAT2", little-endian */
+#define LINETAB_MAGIC		0x3354414cU	/* "LAT3", little-endian */
 
 /* The header: little-endian u32 words; offsets are from the table start. */
 enum {
@@ -42,10 +42,12 @@ enum {
 	LINETAB_H_DATA_SIZE,
 	LINETAB_H_NFILES,
 	LINETAB_H_NDIRS,
-	LINETAB_H_FILES_OFF,	/* u32 name start [nfiles + 1], u16 dir [] */
+	LINETAB_H_FILES_OFF,	/* u32 name start per group, u8 len [], u16 dir [] */
 	LINETAB_H_DIRS_OFF,	/* u32 dir start [ndirs + 1] */
 	LINETAB_H_STR_OFF,
 	LINETAB_H_STR_SIZE,
+	LINETAB_H_NDICT,	/* (file, line) pairs of the dictionary */
+	LINETAB_H_DICT_OFF,	/* per pair: u16 file, u16 line */
 	LINETAB_H_WORDS
 };
 
@@ -55,15 +57,18 @@ enum {
 #define LINETAB_MTF		16		/* files remembered in a block */
 #define LINETAB_MAX_BLOCK	4096		/* rows per block, at most */
 #define LINETAB_SUPER_BLOCKS	64		/* blocks per superblock, at most */
+#define LINETAB_FILE_GROUP	16		/* files per name start */
+#define LINETAB_MAX_NAME	255		/* bytes of a file name */
 
 /* Coding contexts; the table holds one prefix code for each. */
 enum {
-	LINETAB_CTX_ROW = 0,		/* 10: by the previous row's class */
-	LINETAB_CTX_ADDR = 10,		/* 9: by the row's class */
-	LINETAB_CTX_LINE_MTF = 19,	/* 2: line delta after a switch to MTF 1, 2+ */
-	LINETAB_CTX_LINE_ABS = 21,	/* line of a file new in the block */
-	LINETAB_CTX_FILE_IDX = 22,	/* index of a file new in the block */
-	LINETAB_NCTX = 23
+	LINETAB_CTX_ROW = 0,		/* 11: by the previous row's class */
+	LINETAB_CTX_ADDR = 11,		/* 10: by the row's class */
+	LINETAB_CTX_LINE_MTF = 21,	/* 2: line delta after a switch to MTF 1, 2+ */
+	LINETAB_CTX_LINE_ABS = 23,	/* line of a file new in the block */
+	LINETAB_CTX_FILE_IDX = 24,	/* index of a file new in the block */
+	LINETAB_CTX_DICT = 25,		/* index of a dictionary pair */
+	LINETAB_NCTX = 26
 };
 
 /* Errors: lookups return 0, LINETAB_UNKNOWN or -LINETAB_E_*. */
@@ -140,6 +145,7 @@ enum {
 	LINETAB_F_MTF_LINE,	/* lines after a switch within the MTF list */
 	LINETAB_F_NEW_LINE,	/* lines of files new in a block */
 	LINETAB_F_NEW_FILE,	/* indexes of files new in a block */
+	LINETAB_F_DICT,		/* dictionary indexes of files new in a block */
 	LINETAB_F_PAD,		/* padding of each block to a byte */
 	LINETAB_NFIELDS
 };
@@ -155,7 +161,8 @@ struct linetab_stats {
 	u32 files;		/* distinct paths used */
 	u32 blocks;
 	u32 lut_bits;		/* decode table bits of each code */
-	size_t header, codes, index, data, paths, total;
+	u32 dict;		/* pairs in the dictionary */
+	size_t header, codes, index, data, paths, dict_bytes, total;
 	u64 bits[LINETAB_NFIELDS];	/* bits of the data by field */
 };
 

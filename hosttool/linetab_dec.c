@@ -46,6 +46,7 @@ struct lt_tab {
 	u32 size, entries, block_rows, nblocks, lut_bits;
 	u32 long_off, nsuper, super_off, index_off, data_off, data_size;
 	u32 nfiles, ndirs, files_off, dirs_off, str_off, str_size;
+	u32 ndict, dict_off;
 };
 
 /* Is [off, off + count * elem) inside @size bytes? */
@@ -82,6 +83,8 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	h->dirs_off = lt_get32(t + 4 * LINETAB_H_DIRS_OFF);
 	h->str_off = lt_get32(t + 4 * LINETAB_H_STR_OFF);
 	h->str_size = lt_get32(t + 4 * LINETAB_H_STR_SIZE);
+	h->ndict = lt_get32(t + 4 * LINETAB_H_NDICT);
+	h->dict_off = lt_get32(t + 4 * LINETAB_H_DICT_OFF);
 	if (h->size < LINETAB_HDR_SIZE || h->size > size ||
 	    (v & 0xffff) != LINETAB_NCTX || h->lut_bits < 1 ||
 	    h->lut_bits > LINETAB_MAX_LEN)
@@ -96,9 +99,10 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	    !lt_fits(h->size, h->super_off, h->nsuper, 12) ||
 	    !lt_fits(h->size, h->index_off, h->nblocks, 4) ||
 	    !lt_fits(h->size, h->data_off, h->data_size, 1) ||
-	    !lt_fits(h->size, h->files_off, (u64)h->nfiles + 1, 4) ||
-	    !lt_fits(h->size, h->files_off + 4 * (h->nfiles + 1), h->nfiles,
-		     2) ||
+	    !lt_fits(h->size, h->files_off,
+		     ((u64)h->nfiles + LINETAB_FILE_GROUP - 1) /
+		     LINETAB_FILE_GROUP * 4 + 3 * (u64)h->nfiles, 1) ||
+	    !lt_fits(h->size, h->dict_off, h->ndict, 4) ||
 	    !lt_fits(h->size, h->dirs_off, (u64)h->ndirs + 1, 4) ||
 	    !lt_fits(h->size, h->str_off, h->str_size, 1))
 		return -LINETAB_E_HEADER;
@@ -237,7 +241,7 @@ static __always_inline u32 lt_num(struct lt_bits *b, const struct lt_tab *h,
 }
 
 struct lt_mtf {
-	u32 file, line;
+	u32 file, line, prev;
 };
 
 /*
@@ -245,14 +249,18 @@ struct lt_mtf {
  * at *@at up to the last row at or below @off.  Each row is decoded before
  * its address delta; a row that turns out to start above @off is dropped.
  * On success *file, *line, *end and *at are the answer.
+ *
+ * The file of the row before is mtf[0], whose line and line before are
+ * kept in @cur and @prv while it stays (written back on a switch).
  */
 static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 		    u32 off, u32 *file, u32 *line, bool *end, u32 *at)
 {
 	struct lt_mtf mtf[LINETAB_MTF], m, t;
 	u32 rows, i, k, r, j, zz, n = 0, cls = LT_C_START;
-	u32 cur = 0, pfile, pline, next;
+	u32 cur = 0, prv = 0, pfile, pline, next;
 	u32 afile = 0, aline = 0;	/* the answer of the last row */
+	const u8 *dict = h->t + h->dict_off;
 	bool aend = false, pend;
 	struct lt_bits b;
 
@@ -265,7 +273,6 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 	b.end = h->t + h->data_off + stop;
 	b.over = 0;
 	b.err = 0;
-	mtf[0].line = 0;
 	for (k = 0; k < rows; k++) {
 		pfile = afile;
 		pline = aline;
@@ -278,10 +285,20 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			zz = r - LT_RS_LINE;
 			if (unlikely(zz >= 1U << LT_LINE_K))
 				zz = lt_extra(&b, zz, LT_LINE_K);
+			prv = cur;
 			cur = lt_unzigzag(zz, cur);
 			aline = cur;
 			aend = false;
 			cls = LT_C_STEP + lt_step_class(zz);
+		} else if (r == LT_RS_BACK) {		/* the line before */
+			if (unlikely(!n))
+				goto bad;
+			zz = cur;
+			cur = prv;
+			prv = zz;
+			aline = cur;
+			aend = false;
+			cls = LT_C_BACK;
 		} else if (r == LT_RS_ZERO) {
 			if (unlikely(!n))
 				goto bad;
@@ -293,13 +310,24 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			cls = LT_C_END;
 		} else {				/* another file */
 			mtf[0].line = cur;
-			if (r == LT_RS_NEW) {
-				m.file = lt_num(&b, h, LINETAB_CTX_FILE_IDX,
-						LT_IDX_K);
-				m.line = lt_num(&b, h, LINETAB_CTX_LINE_ABS,
-						LT_ABS_K);
+			mtf[0].prev = prv;
+			if (r == LT_RS_NEW || r == LT_RS_DICT) {
+				if (r == LT_RS_NEW) {
+					m.file = lt_num(&b, h, LINETAB_CTX_FILE_IDX,
+							LT_IDX_K);
+					m.line = lt_num(&b, h, LINETAB_CTX_LINE_ABS,
+							LT_ABS_K);
+				} else {
+					j = lt_num(&b, h, LINETAB_CTX_DICT,
+						   LT_DICT_K);
+					if (j >= h->ndict)
+						goto bad;
+					m.file = lt_get16(dict + 4 * j);
+					m.line = lt_get16(dict + 4 * j + 2);
+				}
 				if (m.file >= h->nfiles)
 					goto bad;
+				m.prev = 0;
 				j = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
 				aline = m.line;
 				cls = m.line ? LT_C_NEW : LT_C_ZERO;
@@ -314,12 +342,17 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 					aline = 0;
 					cls = LT_C_ZERO;
 				} else {
-					m.line = lt_unzigzag(zz - 1, m.line);
+					if (zz > 1) {
+						m.prev = m.line;
+						m.line = lt_unzigzag(zz - 1,
+								     m.line);
+					}
 					aline = m.line;
 					cls = LT_C_SWITCH;
 				}
 			}
 			cur = m.line;
+			prv = m.prev;
 			afile = m.file;
 			for (i = 0; i <= j; i++) {	/* m to the front */
 				t = mtf[i];
@@ -355,24 +388,32 @@ bad:
 	return -LINETAB_E_DATA;
 }
 
-/* The path of @file into @loc. */
+/*
+ * The path of @file into @loc.  A file's name starts where the names of
+ * the files before it in its group of LINETAB_FILE_GROUP end.
+ */
 static int lt_path(const struct lt_tab *h, u32 file, struct linetab_loc *loc)
 {
-	const u8 *names = h->t + h->files_off, *dirs = h->t + h->dirs_off;
-	u32 a, b, dir;
+	const u8 *fs = h->t + h->files_off, *dirs = h->t + h->dirs_off;
+	u32 ngroups = h->nfiles / LINETAB_FILE_GROUP +
+		      !!(h->nfiles % LINETAB_FILE_GROUP);
+	const u8 *len = fs + 4 * ngroups, *dir = len + h->nfiles;
+	u32 i, a, b, d;
+	u64 at;
 
 	if (file >= h->nfiles)
 		return -LINETAB_E_HEADER;
-	a = lt_get32(names + 4 * file);
-	b = lt_get32(names + 4 * (file + 1));
-	dir = lt_get16(names + 4 * (h->nfiles + 1) + 2 * file);
-	if (a > b || b > h->str_size || dir >= h->ndirs)
+	at = lt_get32(fs + 4 * (file / LINETAB_FILE_GROUP));
+	for (i = file - file % LINETAB_FILE_GROUP; i < file; i++)
+		at += len[i];
+	d = lt_get16(dir + 2 * file);
+	if (at + len[file] > h->str_size || d >= h->ndirs)
 		return -LINETAB_E_HEADER;
 	loc->file = file;
-	loc->name = (const char *)h->t + h->str_off + a;
-	loc->name_len = b - a;
-	a = lt_get32(dirs + 4 * dir);
-	b = lt_get32(dirs + 4 * (dir + 1));
+	loc->name = (const char *)h->t + h->str_off + at;
+	loc->name_len = len[file];
+	a = lt_get32(dirs + 4 * d);
+	b = lt_get32(dirs + 4 * (d + 1));
 	if (a > b || b > h->str_size)
 		return -LINETAB_E_HEADER;
 	loc->dir = (const char *)h->t + h->str_off + a;

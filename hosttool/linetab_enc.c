@@ -8,9 +8,11 @@
  * Steps: deduplicate the paths; apply the kept-row rules of kallsyms to
  * each sequence; sort by offset (ends before rows at one offset, input
  * order otherwise) and keep one entry per offset (the last), dropping
- * entries that repeat the one before; number the files by how often they
- * are new in a block; run the model once to count symbols, make the
- * frequency tables, and code each block backwards with rANS.
+ * entries that repeat the one before; run the model once to find the
+ * files new in each block and make the dictionary of their most common
+ * (file, line) pairs; number the files by how often they are new in a
+ * block outside it; run the model again for the symbols, make a prefix
+ * code per context and write each block's bits.
  */
 #include "linetab.h"
 #include "linetab_model.h"
@@ -53,6 +55,12 @@ struct enc {
 	u32 code[LINETAB_NCTX][LINETAB_MAX_SYMS];
 	u32 *newcnt;		/* per file: blocks it is new in */
 	bool count_only;
+	/* pass 1: the (file, line) of each file new in a block */
+	u32 *evfile, *evline;
+	size_t nev;
+	/* the dictionary, sorted by (file, line) for lookups: index in it */
+	u32 *dfile, *dline, *didx;
+	u32 ndict;
 	/* make_code()'s work space: too big for a kernel stack */
 	u64 hw[2 * LINETAB_MAX_SYMS];
 	int hparent[2 * LINETAB_MAX_SYMS];
@@ -198,14 +206,33 @@ static int emit_num(struct enc *e, u32 ctx, u32 base, u32 v, u32 k)
 }
 
 struct lt_mtf {
-	u32 file, line;
+	u32 file, line, prev;
 };
+
+/* The dictionary index of (@file, @line), or -1. */
+static long dict_find(const struct enc *e, u32 file, u32 line)
+{
+	u32 lo = 0, hi = e->ndict, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (e->dfile[mid] < file ||
+		    (e->dfile[mid] == file && e->dline[mid] < line))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < e->ndict && e->dfile[lo] == file && e->dline[lo] == line)
+		return e->didx[lo];
+	return -1;
+}
 
 /* The model, as linetab_dec.c runs it, over one block. */
 static int model_block(struct enc *e, const struct ent *en, u32 rows)
 {
 	struct lt_mtf mtf[LINETAB_MTF], m;
 	u32 k, j, i, zz, n = 0, cls = LT_C_START, prev;
+	long d;
 	int ret = 0;
 
 	for (k = 0; k < rows && !ret; k++) {
@@ -225,9 +252,19 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 				cls = LT_C_ZERO;
 				goto addr;
 			}
+			if (en[k].line == mtf[0].prev &&
+			    en[k].line != mtf[0].line) {
+				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+					   LT_RS_BACK);
+				mtf[0].prev = mtf[0].line;
+				mtf[0].line = en[k].line;
+				cls = LT_C_BACK;
+				goto addr;
+			}
 			zz = lt_zigzag(en[k].line, mtf[0].line);
 			ret = emit_num(e, LINETAB_CTX_ROW + prev, LT_RS_LINE,
 				       zz, LT_LINE_K);
+			mtf[0].prev = mtf[0].line;
 			mtf[0].line = en[k].line;
 			cls = LT_C_STEP + lt_step_class(zz);
 			goto addr;
@@ -235,15 +272,28 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 		if (j == n) {
 			m.file = en[k].file;
 			m.line = en[k].line;
-			if (e->newcnt)
-				e->newcnt[m.file]++;
-			ret = emit(e, LINETAB_CTX_ROW + prev, 0, LT_RS_NEW);
-			if (!ret)
-				ret = emit_num(e, LINETAB_CTX_FILE_IDX, 0,
-					       m.file, LT_IDX_K);
-			if (!ret)
-				ret = emit_num(e, LINETAB_CTX_LINE_ABS, 0,
-					       m.line, LT_ABS_K);
+			m.prev = 0;
+			if (e->count_only && e->evfile) {
+				e->evfile[e->nev] = m.file;
+				e->evline[e->nev++] = m.line;
+			}
+			d = dict_find(e, m.file, m.line);
+			if (d >= 0) {
+				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+					   LT_RS_DICT);
+				if (!ret)
+					ret = emit_num(e, LINETAB_CTX_DICT, 0,
+						       (u32)d, LT_DICT_K);
+			} else {
+				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+					   LT_RS_NEW);
+				if (!ret)
+					ret = emit_num(e, LINETAB_CTX_FILE_IDX,
+						       0, m.file, LT_IDX_K);
+				if (!ret)
+					ret = emit_num(e, LINETAB_CTX_LINE_ABS,
+						       0, m.line, LT_ABS_K);
+			}
 			i = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
 			cls = m.line ? LT_C_NEW : LT_C_ZERO;
 		} else {
@@ -261,6 +311,8 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 				if (!ret)
 					ret = emit_num(e, LINETAB_CTX_LINE_MTF + (j > 1),
 						       0, zz + 1, LT_LINE_K);
+				if (en[k].line != m.line)
+					m.prev = m.line;
 				m.line = en[k].line;
 				cls = LT_C_SWITCH;
 			}
@@ -356,8 +408,9 @@ static u32 field_of(u32 ctx)
 		return LINETAB_F_ADDR;
 	if (ctx < LINETAB_CTX_LINE_ABS)
 		return LINETAB_F_MTF_LINE;
-	return ctx == LINETAB_CTX_LINE_ABS ? LINETAB_F_NEW_LINE :
-	       LINETAB_F_NEW_FILE;
+	if (ctx == LINETAB_CTX_LINE_ABS)
+		return LINETAB_F_NEW_LINE;
+	return ctx == LINETAB_CTX_DICT ? LINETAB_F_DICT : LINETAB_F_NEW_FILE;
 }
 
 /* Bits, most significant first. */
@@ -435,7 +488,8 @@ struct bufs {
 	u32 *canon, *idx, *tmp, *fmap, *order, *dirof, *dirrep;
 	struct ent *kept, *ent;
 	u8 *scratch, *blob;
-	u32 *blockpos, *newcnt;
+	u32 *blockpos, *newcnt, *used;
+	u32 *evfile, *evline, *rfile, *rline, *dfile, *dline, *didx;
 	size_t *symstart;
 };
 
@@ -454,6 +508,109 @@ static void free_bufs(const struct linetab_alloc *m, struct bufs *b)
 	lt_free(m, b->blockpos);
 	lt_free(m, b->symstart);
 	lt_free(m, b->newcnt);
+	lt_free(m, b->used);
+	lt_free(m, b->evfile);
+	lt_free(m, b->evline);
+	lt_free(m, b->rfile);
+	lt_free(m, b->rline);
+	lt_free(m, b->dfile);
+	lt_free(m, b->dline);
+	lt_free(m, b->didx);
+}
+
+static int cmp_ev(const void *ctx, u32 a, u32 b)
+{
+	const struct enc *e = ctx;
+
+	if (e->evfile[a] != e->evfile[b])
+		return e->evfile[a] < e->evfile[b] ? -1 : 1;
+	return e->evline[a] < e->evline[b] ? -1 : e->evline[a] > e->evline[b];
+}
+
+struct dcmp {
+	const u32 *cnt, *file, *line;
+};
+
+/* Dictionary candidates: most used first, then by (file, line). */
+static int cmp_dcand(const void *ctx, u32 a, u32 b)
+{
+	const struct dcmp *d = ctx;
+
+	if (d->cnt[a] != d->cnt[b])
+		return d->cnt[a] > d->cnt[b] ? -1 : 1;
+	if (d->file[a] != d->file[b])
+		return d->file[a] < d->file[b] ? -1 : 1;
+	return d->line[a] < d->line[b] ? -1 : d->line[a] > d->line[b];
+}
+
+/* By (file, line), for dict_find(). */
+static int cmp_dpair(const void *ctx, u32 a, u32 b)
+{
+	const struct dcmp *d = ctx;
+
+	if (d->file[a] != d->file[b])
+		return d->file[a] < d->file[b] ? -1 : 1;
+	return d->line[a] < d->line[b] ? -1 : d->line[a] > d->line[b];
+}
+
+/*
+ * The dictionary from the events of pass 1 (e->evfile, e->evline): the
+ * pairs used at least LT_DICT_MIN times, lines up to 0xffff, most used
+ * first, at most LT_DICT_MAX, in b->rfile, b->rline (original file
+ * numbers).  Uses b->idx, b->tmp, b->dfile, b->dline, b->didx as work
+ * space.  Returns the number of pairs.
+ */
+static u32 make_dict(struct enc *e, struct bufs *b)
+{
+	struct dcmp dc;
+	size_t i, j, nc = 0;
+	u32 nd;
+
+	for (i = 0; i < e->nev; i++)
+		b->idx[i] = i;
+	lt_msort(b->idx, b->tmp, e->nev, cmp_ev, e);
+	for (i = 0; i < e->nev; i = j) {
+		for (j = i + 1; j < e->nev && !cmp_ev(e, b->idx[i], b->idx[j]);
+		     j++)
+			;
+		if (j - i < LT_DICT_MIN || e->evline[b->idx[i]] > 0xffff)
+			continue;
+		b->dfile[nc] = e->evfile[b->idx[i]];
+		b->dline[nc] = e->evline[b->idx[i]];
+		b->didx[nc++] = j - i;		/* the count, for now */
+	}
+	dc.cnt = b->didx;
+	dc.file = b->dfile;
+	dc.line = b->dline;
+	for (i = 0; i < nc; i++)
+		b->idx[i] = i;
+	lt_msort(b->idx, b->tmp, nc, cmp_dcand, &dc);
+	nd = nc < LT_DICT_MAX ? nc : LT_DICT_MAX;
+	for (i = 0; i < nd; i++) {
+		b->rfile[i] = b->dfile[b->idx[i]];
+		b->rline[i] = b->dline[b->idx[i]];
+	}
+	return nd;
+}
+
+/* dict_find()'s arrays from b->rfile, b->rline: sorted, with the ranks. */
+static void sort_dict(struct enc *e, struct bufs *b, u32 nd)
+{
+	struct dcmp dc = { NULL, b->rfile, b->rline };
+	u32 i;
+
+	for (i = 0; i < nd; i++)
+		b->idx[i] = i;
+	lt_msort(b->idx, b->tmp, nd, cmp_dpair, &dc);
+	for (i = 0; i < nd; i++) {
+		b->dfile[i] = b->rfile[b->idx[i]];
+		b->dline[i] = b->rline[b->idx[i]];
+		b->didx[i] = b->idx[i];
+	}
+	e->dfile = b->dfile;
+	e->dline = b->dline;
+	e->didx = b->didx;
+	e->ndict = nd;
 }
 
 /* The kept-row rules of scripts/kallsyms, sequence by sequence. */
@@ -523,7 +680,8 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	size_t codes, data = 0, total, pos, k;
 	u32 c, blk, lut_bits, lut, nsym[LINETAB_NCTX];
 	size_t empty, index;
-	u32 nsuper, sfirst;
+	u32 nsuper, sfirst, ndict, ngroups;
+	size_t fbytes;
 	u8 *h, *tab;
 	u8 *p;
 	int ret = -LINETAB_ENC_NOMEM;
@@ -547,6 +705,8 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		for (k = 0; k < LINETAB_MAX_SYMS; k++)
 			e->cnt[c][k] = 0;
 	e->mem = mem;
+	e->evfile = NULL;
+	e->ndict = 0;
 	e->nsyms = 0;
 	e->cap = 1024;
 	e->syms = lt_alloc(mem, e->cap * sizeof(*e->syms));
@@ -594,17 +754,44 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		b.ent[ne++] = *x;
 	}
 
-	/* 3. files numbered by how often they are new in a block */
-	for (i = 0; i < npaths; i++)
-		e->newcnt[i] = 0;
+	/*
+	 * 3. the dictionary, from the files new in a block; files numbered
+	 * by how often they are new in a block outside it
+	 */
+	b.evfile = lt_alloc(mem, (ne + 1) * sizeof(u32));
+	b.evline = lt_alloc(mem, (ne + 1) * sizeof(u32));
+	b.rfile = lt_alloc(mem, (ne + 1) * sizeof(u32));
+	b.rline = lt_alloc(mem, (ne + 1) * sizeof(u32));
+	b.dfile = lt_alloc(mem, (ne + 1) * sizeof(u32));
+	b.dline = lt_alloc(mem, (ne + 1) * sizeof(u32));
+	b.didx = lt_alloc(mem, (ne + 1) * sizeof(u32));
+	b.used = lt_alloc(mem, npaths * sizeof(u32));
+	if (!b.evfile || !b.evline || !b.rfile || !b.rline || !b.dfile ||
+	    !b.dline || !b.didx || !b.used)
+		goto out;
+	e->evfile = b.evfile;
+	e->evline = b.evline;
+	e->nev = 0;
+	e->ndict = 0;
 	e->count_only = true;
 	nblocks = (ne + block_rows - 1) / block_rows;
 	for (blk = 0; blk < nblocks; blk++)
 		model_block(e, b.ent + (size_t)blk * block_rows,
 			    ne - (size_t)blk * block_rows < block_rows ?
 			    ne - (size_t)blk * block_rows : block_rows);
+	ndict = make_dict(e, &b);
+	sort_dict(e, &b, ndict);
+	for (i = 0; i < npaths; i++) {
+		e->newcnt[i] = 0;
+		b.used[i] = 0;
+	}
+	for (i = 0; i < e->nev; i++) {
+		b.used[b.evfile[i]]++;
+		if (dict_find(e, b.evfile[i], b.evline[i]) < 0)
+			e->newcnt[b.evfile[i]]++;
+	}
 	for (i = 0; i < npaths; i++)
-		if (b.canon[i] == i && e->newcnt[i])
+		if (b.canon[i] == i && b.used[i])
 			b.order[nfiles++] = i;
 	fc.newcnt = e->newcnt;
 	fc.paths = paths;
@@ -614,6 +801,11 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	for (i = 0; i < ne; i++)
 		if (!b.ent[i].end)
 			b.ent[i].file = b.fmap[b.ent[i].file];
+	if (nfiles > 0xffff)
+		ndict = 0;	/* the pairs hold u16 files */
+	for (i = 0; i < ndict; i++)
+		b.rfile[i] = b.fmap[b.rfile[i]];
+	sort_dict(e, &b, ndict);
 
 	/* 4. directories */
 	for (i = 0; i < nfiles; i++)
@@ -628,9 +820,14 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	}
 	if (ndirs > 0xffff)
 		goto limit;
-	for (i = 0; i < nfiles; i++)
-		strsize += lt_strlen(paths[b.order[i]]) -
-			   dir_len(paths[b.order[i]]);
+	for (i = 0; i < nfiles; i++) {
+		k = lt_strlen(paths[b.order[i]]) - dir_len(paths[b.order[i]]);
+		if (k > LINETAB_MAX_NAME)
+			goto limit;
+		strsize += k;
+	}
+	ngroups = (nfiles + LINETAB_FILE_GROUP - 1) / LINETAB_FILE_GROUP;
+	fbytes = 4 * (size_t)ngroups + 3 * nfiles;
 
 	/* 5. symbols and their codes */
 	for (c = 0; c < LINETAB_NCTX; c++)
@@ -705,8 +902,8 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		}
 	}
 	index = 12 * nsuper + 4 * nblocks;
-	total = LINETAB_HDR_SIZE + codes + index + data +
-		4 * (nfiles + 1) + 2 * nfiles + 4 * (ndirs + 1) + strsize;
+	total = LINETAB_HDR_SIZE + codes + index + data + 4 * (size_t)ndict +
+		fbytes + 4 * (ndirs + 1) + strsize;
 	if (total > 0xffffffffU)
 		goto limit;
 	b.blob = lt_alloc(mem, total);
@@ -792,17 +989,23 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	for (i = 0; i < data; i++)
 		p[pos + i] = b.scratch[i];
 	pos += data;
+	put32(h + 4 * LINETAB_H_NDICT, ndict);
+	put32(h + 4 * LINETAB_H_DICT_OFF, pos);
+	for (i = 0; i < ndict; i++) {
+		put16(p + pos + 4 * i, b.rfile[i]);
+		put16(p + pos + 4 * i + 2, b.rline[i]);
+	}
+	pos += 4 * (size_t)ndict;
 	put32(h + 4 * LINETAB_H_NFILES, nfiles);
 	put32(h + 4 * LINETAB_H_NDIRS, ndirs);
 	put32(h + 4 * LINETAB_H_FILES_OFF, pos);
-	put32(h + 4 * LINETAB_H_DIRS_OFF,
-	      pos + 4 * (nfiles + 1) + 2 * nfiles);
-	put32(h + 4 * LINETAB_H_STR_OFF,
-	      pos + 4 * (nfiles + 1) + 2 * nfiles + 4 * (ndirs + 1));
+	put32(h + 4 * LINETAB_H_DIRS_OFF, pos + fbytes);
+	put32(h + 4 * LINETAB_H_STR_OFF, pos + fbytes + 4 * (ndirs + 1));
 	put32(h + 4 * LINETAB_H_STR_SIZE, strsize);
 	{
-		u8 *fs = p + pos, *fd = fs + 4 * (nfiles + 1);
-		u8 *ds = fd + 2 * nfiles, *str = ds + 4 * (ndirs + 1);
+		u8 *fs = p + pos, *fl = fs + 4 * (size_t)ngroups;
+		u8 *fd = fl + nfiles, *ds = fs + fbytes;
+		u8 *str = ds + 4 * (ndirs + 1);
 		size_t so = 0, l, dl;
 		const char *s;
 
@@ -817,12 +1020,14 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		put32(ds + 4 * ndirs, so);
 		for (i = 0; i < nfiles; i++) {
 			s = paths[b.order[i]];
-			put32(fs + 4 * i, so);
+			if (i % LINETAB_FILE_GROUP == 0)
+				put32(fs + 4 * (i / LINETAB_FILE_GROUP), so);
 			put16(fd + 2 * i, b.dirof[i]);
-			for (l = dir_len(s); s[l]; l++)
+			dl = dir_len(s);
+			for (l = dl; s[l]; l++)
 				str[so++] = s[l];
+			fl[i] = l - dl;
 		}
-		put32(fs + 4 * nfiles, so);
 	}
 
 	stats.rows_in = nrows;
@@ -838,7 +1043,10 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	stats.lut_bits = lut_bits;
 	stats.index = index;
 	stats.data = data;
-	stats.paths = total - LINETAB_HDR_SIZE - codes - index - data;
+	stats.dict = ndict;
+	stats.dict_bytes = 4 * (size_t)ndict;
+	stats.paths = total - LINETAB_HDR_SIZE - codes - index - data -
+		      stats.dict_bytes;
 	stats.total = total;
 	if (st)
 		*st = stats;

@@ -18,25 +18,39 @@
 #define LT_LINE_K	5	/* zigzag line delta (+ 1: 0 is "line 0") */
 #define LT_ABS_K	5	/* line of a file new in the block */
 #define LT_IDX_K	4	/* index of a file new in the block */
+#define LT_DICT_K	6	/* index of a dictionary pair */
+
+/*
+ * The dictionary: the (file, line) pairs that most often start a file new
+ * in a block, each used at least LT_DICT_MIN times (a pair costs 4 bytes,
+ * a use saves about ten bits), most used first.
+ */
+#define LT_DICT_MIN	4
+#define LT_DICT_MAX	0xffff
 
 /*
  * The row symbol: what a row is, and for a row in the same file as the
- * row before, its line delta too.
+ * row before, its line delta too.  Each file in the MTF list remembers
+ * its last line and the line before that (@prev): LT_RS_BACK returns to
+ * @prev, what optimised code does all the time.
  */
 #define LT_RS_END	0			/* end of a sequence */
 #define LT_RS_NEW	1			/* file new in the block */
-#define LT_RS_MTF	2			/* + j - 1: MTF position j >= 1 */
+#define LT_RS_DICT	2			/* the same, from the dictionary */
+#define LT_RS_BACK	3			/* same file, its line before */
+#define LT_RS_MTF	4			/* + j - 1: MTF position j >= 1 */
 #define LT_RS_ZERO	(LT_RS_MTF + LINETAB_MTF - 1)	/* same file, line 0 */
 #define LT_RS_LINE	(LT_RS_ZERO + 1)	/* + number: zigzag delta */
 
 /* Row classes: the context of the row's address and of the next row. */
 enum {
-	LT_C_STEP = 0,		/* 0..LT_STEPS - 1: same file, by line step */
+	LT_C_STEP = 0,		/* 0..4: same file, by line step */
 	LT_C_SWITCH = 5,	/* switched to a file in the MTF list */
 	LT_C_NEW = 6,		/* a file new in the block */
 	LT_C_END = 7,		/* an end of sequence */
 	LT_C_ZERO = 8,		/* a row with line 0 */
-	LT_C_START = 9,		/* (previous class of a block's first row) */
+	LT_C_BACK = 9,		/* back to the line before */
+	LT_C_START = 10,	/* (previous class of a block's first row) */
 };
 
 static inline u32 lt_usyms(u32 k)

@@ -632,14 +632,15 @@ int main(int argc, char **argv)
 
 		printf("rows: %zu read, %u kept (kallsyms rules), %u entries in the table (%u ends), %u paths, base 0x%" PRIx64 "\n",
 		       n, st.kept, st.entries, st.ends, st.files, base);
-		printf("parts: header %zu, code tables %zu (decode tables of %u bits), index %zu (%u blocks of %u), data %zu, paths %zu\n",
+		printf("parts: header %zu, code tables %zu (decode tables of %u bits), index %zu (%u blocks of %u), data %zu, dictionary %zu (%u pairs), paths %zu\n",
 		       st.header, st.codes, st.lut_bits, st.index, st.blocks, block,
-		       st.data, st.paths);
-		printf("data by field: row symbols %.0f B, address deltas %.0f B, lines after an MTF switch %.0f B, lines of new files %.0f B, new file indexes %.0f B, padding %.0f B\n",
+		       st.data, st.dict_bytes, st.dict, st.paths);
+		printf("data by field: row symbols %.0f B, address deltas %.0f B, lines after an MTF switch %.0f B, lines of new files %.0f B, new file indexes %.0f B, dictionary indexes %.0f B, padding %.0f B\n",
 		       st.bits[LINETAB_F_ROW] / 8.0, st.bits[LINETAB_F_ADDR] / 8.0,
 		       st.bits[LINETAB_F_MTF_LINE] / 8.0,
 		       st.bits[LINETAB_F_NEW_LINE] / 8.0,
 		       st.bits[LINETAB_F_NEW_FILE] / 8.0,
+		       st.bits[LINETAB_F_DICT] / 8.0,
 		       st.bits[LINETAB_F_PAD] / 8.0);
 		printf("delta-uleb64 with the file as an SLEB128 delta: %zu bytes, %.2f B/row\n",
 		       dd, (double)dd / (nk ? nk : 1));
