@@ -342,9 +342,13 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 					aline = 0;
 					cls = LT_C_ZERO;
 				} else {
-					if (zz > 1) {
+					if (zz == LT_SW_BACK) {
+						zz = m.line;
+						m.line = m.prev;
+						m.prev = zz;
+					} else if (zz > LT_SW_DELTA) {
 						m.prev = m.line;
-						m.line = lt_unzigzag(zz - 1,
+						m.line = lt_unzigzag(zz - LT_SW_DELTA,
 								     m.line);
 					}
 					aline = m.line;

@@ -308,9 +308,13 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 				cls = LT_C_ZERO;
 			} else {
 				zz = lt_zigzag(en[k].line, m.line);
+				if (en[k].line == m.prev && en[k].line != m.line)
+					zz = LT_SW_BACK;	/* its line before */
+				else
+					zz += LT_SW_DELTA;
 				if (!ret)
 					ret = emit_num(e, LINETAB_CTX_LINE_MTF + (j > 1),
-						       0, zz + 1, LT_LINE_K);
+						       0, zz, LT_LINE_K);
 				if (en[k].line != m.line)
 					m.prev = m.line;
 				m.line = en[k].line;

@@ -42,6 +42,14 @@
 #define LT_RS_ZERO	(LT_RS_MTF + LINETAB_MTF - 1)	/* same file, line 0 */
 #define LT_RS_LINE	(LT_RS_ZERO + 1)	/* + number: zigzag delta */
 
+/*
+ * The line after a switch to a file in the MTF list: 0 for line 0,
+ * LT_SW_BACK for the file's line before its last, else LT_SW_DELTA + the
+ * zigzag delta against its last line.
+ */
+#define LT_SW_BACK	1
+#define LT_SW_DELTA	2
+
 /* Row classes: the context of the row's address and of the next row. */
 enum {
 	LT_C_STEP = 0,		/* 0..4: same file, by line step */
