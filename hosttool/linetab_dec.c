@@ -348,8 +348,8 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 						m.prev = zz;
 					} else if (zz > LT_SW_DELTA) {
 						m.prev = m.line;
-						m.line = lt_unzigzag(zz - LT_SW_DELTA,
-								     m.line);
+						m.line = lt_sw_line(zz - LT_SW_DELTA,
+								    m.line);
 					}
 					aline = m.line;
 					cls = LT_C_SWITCH;

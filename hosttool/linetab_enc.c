@@ -307,7 +307,7 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 						   0);
 				cls = LT_C_ZERO;
 			} else {
-				zz = lt_zigzag(en[k].line, m.line);
+				zz = lt_sw_zigzag(en[k].line, m.line);
 				if (en[k].line == m.prev && en[k].line != m.line)
 					zz = LT_SW_BACK;	/* its line before */
 				else

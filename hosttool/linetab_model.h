@@ -50,6 +50,22 @@
 #define LT_SW_BACK	1
 #define LT_SW_DELTA	2
 
+/*
+ * The delta is taken modulo 2^31 (lines are below 2^31), so its zigzag
+ * is below 2^31 and LT_SW_DELTA + it never wraps.
+ */
+static inline u32 lt_sw_zigzag(u32 line, u32 last)
+{
+	u32 d = (((line - last) & 0x7fffffffU) ^ 0x40000000U) - 0x40000000U;
+
+	return (d << 1) ^ (u32)-(d >> 31);
+}
+
+static inline u32 lt_sw_line(u32 zz, u32 last)
+{
+	return (last + ((zz >> 1) ^ (u32)-(zz & 1))) & 0x7fffffffU;
+}
+
 /* Row classes: the context of the row's address and of the next row. */
 enum {
 	LT_C_STEP = 0,		/* 0..4: same file, by line step */

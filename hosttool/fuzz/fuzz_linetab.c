@@ -6,7 +6,8 @@
  *   mode 0: a table; lookups at offsets taken from its first bytes and at
  *           every block start and the offset before it;
  *   mode 1: edits (position, xor value) applied to a valid table built
- *           once from fixed rows; lookups all over it;
+ *           once from fixed rows (with a dictionary); lookups all over
+ *           it;
  *   mode 2: rows (8 bytes each) for the encoder; its table must pass
  *           linetab_check_header() and answer every row start as the
  *           rows say.
@@ -46,22 +47,36 @@ static void look(const uint8_t *t, size_t size, u32 off)
 	}
 }
 
-/* Look up around the start of every block the index names (bounded). */
+/*
+ * Look up around the start of the first superblocks and of their first
+ * blocks, as the index names them (bounded).
+ */
 static void look_blocks(const uint8_t *t, size_t size)
 {
-	u32 nblocks, ix, i, off;
+	u32 nsuper, nblocks, sb, ix, i, j, off, first;
+	uint16_t rel;
 
 	if (size < LINETAB_HDR_SIZE)
 		return;
+	memcpy(&nsuper, t + 4 * LINETAB_H_NSUPER, 4);
 	memcpy(&nblocks, t + 4 * LINETAB_H_NBLOCKS, 4);
+	memcpy(&sb, t + 4 * LINETAB_H_SUPER_OFF, 4);
 	memcpy(&ix, t + 4 * LINETAB_H_INDEX_OFF, 4);
-	for (i = 0; i < nblocks && i < 64; i++) {
-		if (ix > size || (size - ix) / 8 <= i)
+	for (i = 0; i < nsuper && i < 16; i++) {
+		if (sb > size || (size - sb) / 12 <= i)
 			break;
-		memcpy(&off, t + ix + 8 * i, 4);
+		memcpy(&off, t + sb + 12 * i, 4);
+		memcpy(&first, t + sb + 12 * i + 8, 4);
 		look(t, size, off);
 		look(t, size, off - 1);
 		look(t, size, off + 7);
+		for (j = first; j < nblocks && j < first + 8; j++) {
+			if (ix > size || (size - ix) / 4 <= j)
+				break;
+			memcpy(&rel, t + ix + 4 * j, 2);
+			look(t, size, off + rel);
+			look(t, size, off + rel - 1);
+		}
 	}
 }
 
@@ -78,6 +93,10 @@ static void make_base(void)
 		rows[n].off = off;
 		rows[n].file = (i * 7 / 5) % 8;
 		rows[n].line = i % 13 ? 10 + (i * 37) % 300 : 0;
+		if (i % 5 == 0) {	/* pairs for the dictionary */
+			rows[n].file = 2 + i % 2;
+			rows[n].line = 42;
+		}
 		rows[n].end = i == 60 || i == 130 || i == 189;
 		off += 1 + (i * 11) % 23 + (rows[n].end ? 0x1000 : 0);
 		n++;
