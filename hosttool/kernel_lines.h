@@ -5,26 +5,32 @@
  * Written by lineloc --kernel-table (hosttool/modes.c), linked into
  * vmlinux by scripts/link-vmlinux.sh and read by kernel/kallsyms_lines.c:
  * keep the three in step.  Eight little-endian 32-bit words, then the
- * tables (linetab.h), each at a multiple of 8 bytes from the start:
+ * table (linetab.h), at a multiple of 8 bytes from the start:
  *
  *   word 0  KLINES_MAGIC
  *   word 1  KLINES_VERSION
- *   word 2  offset of the text table (offsets from _text)
+ *   word 2  offset of the table
  *   word 3  its size in bytes
- *   word 4  offset of the init text table (offsets from _sinittext)
- *   word 5  its size in bytes
- *   word 6  rows kept in the two tables (entries, ends of sequences too)
- *   word 7  0
+ *   word 4  0 (version 1: offset of a table of the init text)
+ *   word 5  0 (version 1: its size)
+ *   word 6  rows kept in the table (entries, ends of sequences too)
+ *   word 7  the init text's bias: the table holds the text at offsets
+ *           from _text and the init text at offsets from _sinittext plus
+ *           this (a multiple of 64 KiB past _etext - _text)
+ *
+ * A version 1 reader finds no init table (size 0) and answers nothing
+ * there; it never reads the init text at the wrong offsets.
  */
 #ifndef KERNEL_LINES_H
 #define KERNEL_LINES_H
 
 #define KLINES_MAGIC	0x544b4c4cU	/* "LLKT" */
-#define KLINES_VERSION	1
+#define KLINES_VERSION	2
 #define KLINES_HDR_SIZE	32
 #define KLINES_MAGIC_W	0
 #define KLINES_TEXT_W	2
 #define KLINES_INIT_W	4
 #define KLINES_ROWS_W	6
+#define KLINES_BIAS_W	7
 
 #endif /* KERNEL_LINES_H */

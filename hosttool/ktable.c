@@ -30,17 +30,19 @@
 struct region {
 	const char *lo_sym, *hi_sym;
 	uint64_t lo, hi;
-	struct linetab_row *rows;
-	size_t n, cap;
-	u8 *tab;
-	size_t size;
-	struct linetab_stats st;
+	uint32_t bias;		/* its offset in the table */
+	size_t n;		/* rows read */
 };
 
 struct ktable {
 	struct tables *t;
 	struct collect c;
 	struct region r[NREGIONS];
+	struct linetab_row *rows;	/* both regions' */
+	size_t n, cap;
+	u8 *tab;
+	size_t size;
+	struct linetab_stats st;
 	const char **paths;	/* the shown paths, then "??" */
 	size_t npaths;
 	size_t dropped;		/* rows outside both regions */
@@ -61,27 +63,34 @@ static struct region *region_of(struct ktable *k, uint64_t a, int end)
 	return NULL;
 }
 
-static void add_row(struct region *r, uint64_t a, uint32_t file,
-		    uint32_t line, int end)
+static void add_row(struct ktable *k, struct region *r, uint64_t a,
+		    uint32_t file, uint32_t line, int end)
 {
 	struct linetab_row *w;
 
-	r->rows = grow(r->rows, &r->cap, r->n + 1, sizeof(*r->rows));
-	w = &r->rows[r->n++];
-	w->off = (u32)(a - r->lo);
+	k->rows = grow(k->rows, &k->cap, k->n + 1, sizeof(*k->rows));
+	w = &k->rows[k->n++];
+	w->off = (u32)(a - r->lo) + r->bias;
 	w->file = file;
 	w->line = line;
 	w->end = end;
+	r->n++;
 }
 
-/* Read @t's rows and anchors and build both tables. */
+/*
+ * Read @t's rows and anchors and build the table: the text at offsets
+ * from _text, the init text after it, at offsets from _sinittext plus its
+ * bias (past the text, rounded up to 64 KiB), so that the two regions
+ * share the paths, codes and dictionary of one table.
+ */
 static void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 {
 	static const char *const syms[NREGIONS][2] = {
 		{ "_text", "_etext" }, { "_sinittext", "_einittext" },
 	};
+	uint64_t bias;
 	size_t i, j;
-	int n;
+	int n, err;
 
 	memset(k, 0, sizeof(*k));
 	k->t = t;
@@ -99,6 +108,12 @@ static void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 			    " is not a range of 4 GiB at most", r->lo_sym,
 			    r->hi_sym, r->lo, r->hi);
 	}
+	bias = (k->r[0].hi - k->r[0].lo + 1 + 0xffff) & ~(uint64_t)0xffff;
+	if (bias + (k->r[1].hi - k->r[1].lo) > UINT32_MAX)
+		die(t->elf.path, NULL, "%s..%s and %s..%s do not fit 4 GiB",
+		    k->r[0].lo_sym, k->r[0].hi_sym, k->r[1].lo_sym,
+		    k->r[1].hi_sym);
+	k->r[1].bias = (uint32_t)bias;
 	k->npaths = t->paths.n + 1;
 	k->paths = xalloc_array("paths", k->npaths, sizeof(*k->paths));
 	for (i = 0; i < t->paths.n; i++)
@@ -118,23 +133,19 @@ static void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 				k->dropped += !end;
 				continue;
 			}
-			add_row(r, w->addr, w->file == NOFILE ?
+			add_row(k, r, w->addr, w->file == NOFILE ?
 				(uint32_t)t->paths.n : w->file, w->line, end);
 		}
 	}
-	k->total = KLINES_HDR_SIZE;
-	for (n = 0; n < NREGIONS; n++) {
-		struct region *r = &k->r[n];
-		int err = linetab_encode(r->rows, r->n, k->paths, k->npaths,
-					 block, &linetab_libc_alloc, &r->tab, &r->size,
-					 &r->st);
-
-		if (err)
-			die(t->elf.path, NULL, "cannot build the line table of %s..%s (error %d)",
-			    r->lo_sym, r->hi_sym, err);
-		k->total = (k->total + 7) & ~(size_t)7;
-		k->total += r->size;
-	}
+	/* nothing past _etext, whatever the text's last sequence says */
+	add_row(k, &k->r[0], k->r[0].hi, 0, 0, 1);
+	k->r[0].n--;
+	err = linetab_encode(k->rows, k->n, k->paths, k->npaths, block,
+			     &linetab_libc_alloc, &k->tab, &k->size, &k->st);
+	if (err)
+		die(t->elf.path, NULL, "cannot build the line table (error %d)",
+		    err);
+	k->total = KLINES_HDR_SIZE + k->size;
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -154,30 +165,16 @@ void do_kernel_table(struct tables *t, uint32_t block)
 {
 	static struct ktable k;
 	uint8_t h[KLINES_HDR_SIZE] = { 0 };
-	static const uint8_t pad[8];
-	size_t pos = KLINES_HDR_SIZE;
-	uint32_t rows = 0;
-	int n;
 
 	ktable_build(&k, t, block);
 	put32(h, KLINES_MAGIC);
 	put32(h + 4, KLINES_VERSION);
-	for (n = 0; n < NREGIONS; n++) {
-		pos = (pos + 7) & ~(size_t)7;
-		put32(h + 8 + 8 * n, (uint32_t)pos);
-		put32(h + 12 + 8 * n, (uint32_t)k.r[n].size);
-		pos += k.r[n].size;
-		rows += k.r[n].st.entries;
-	}
-	put32(h + 4 * KLINES_ROWS_W, rows);
+	put32(h + 4 * KLINES_TEXT_W, KLINES_HDR_SIZE);
+	put32(h + 4 * KLINES_TEXT_W + 4, (uint32_t)k.size);
+	put32(h + 4 * KLINES_ROWS_W, k.st.entries);
+	put32(h + 4 * KLINES_BIAS_W, k.r[1].bias);
 	out_mem((const char *)h, sizeof(h));
-	pos = KLINES_HDR_SIZE;
-	for (n = 0; n < NREGIONS; n++) {
-		out_mem((const char *)pad, ((pos + 7) & ~(size_t)7) - pos);
-		pos = (pos + 7) & ~(size_t)7;
-		out_mem((const char *)k.r[n].tab, k.r[n].size);
-		pos += k.r[n].size;
-	}
+	out_mem((const char *)k.tab, k.size);
 }
 
 /**
@@ -192,28 +189,28 @@ void do_kernel_table(struct tables *t, uint32_t block)
 void do_table_size(struct tables *t, uint32_t block)
 {
 	static struct ktable k;
-	char line[256];
-	size_t rows = 0;
-	int n;
+	const struct linetab_stats *s = &k.st;
+	char line[320];
 
 	ktable_build(&k, t, block);
-	for (n = 0; n < NREGIONS; n++) {
-		const struct linetab_stats *s = &k.r[n].st;
-
-		snprintf(line, sizeof(line),
-			 "%s..%s: %u rows read, %u kept, %u ends, %u paths, %u blocks of %u; "
-			 "bytes: header %zu, codes %zu, index %zu, data %zu, dictionary %zu, paths %zu, total %zu\n",
-			 k.r[n].lo_sym, k.r[n].hi_sym, s->rows_in, s->entries,
-			 s->ends, s->files, s->blocks, block, s->header, s->codes,
-			 s->index, s->data, s->dict_bytes, s->paths, s->total);
-		out_str(line);
-		rows += s->entries;
-	}
+	snprintf(line, sizeof(line),
+		 "%s..%s: %zu rows read; %s..%s at +0x%x: %zu rows read\n",
+		 k.r[0].lo_sym, k.r[0].hi_sym, k.r[0].n, k.r[1].lo_sym,
+		 k.r[1].hi_sym, k.r[1].bias, k.r[1].n);
+	out_str(line);
+	snprintf(line, sizeof(line),
+		 "table: %u kept, %u ends, %u paths, %u blocks of %u; "
+		 "bytes: container %d, header %zu, codes %zu, index %zu, data %zu, dictionary %zu, paths %zu, total %zu\n",
+		 s->entries, s->ends, s->files, s->blocks, block,
+		 KLINES_HDR_SIZE, s->header, s->codes, s->index, s->data,
+		 s->dict_bytes, s->paths, s->total);
+	out_str(line);
 	snprintf(line, sizeof(line), "dropped: %zu rows outside both ranges\n",
 		 k.dropped);
 	out_str(line);
-	snprintf(line, sizeof(line), "table: %zu rows, %zu bytes, %.2f B/row\n",
-		 rows, k.total, rows ? (double)k.total / (double)rows : 0.0);
+	snprintf(line, sizeof(line), "table: %u rows, %zu bytes, %.2f B/row\n",
+		 s->entries, k.total,
+		 s->entries ? (double)k.total / (double)s->entries : 0.0);
 	out_str(line);
 }
 
@@ -230,7 +227,7 @@ static int table_answer(struct ktable *k, uint64_t a, char *buf, size_t cap,
 
 	if (!r)
 		return -1;
-	err = linetab_lookup(r->tab, r->size, (u32)(a - r->lo), &loc);
+	err = linetab_lookup(k->tab, k->size, (u32)(a - r->lo) + r->bias, &loc);
 	if (err < 0)
 		die(k->t->elf.path, NULL, "table lookup at 0x%" PRIx64 ": error %d",
 		    a, err);
