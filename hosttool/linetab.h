@@ -34,7 +34,7 @@ enum {
 	LINETAB_H_NBLOCKS,
 	LINETAB_H_CODES,	/* LINETAB_NCTX | decode table bits << 16 */
 	LINETAB_H_LUT_OFF,	/* u16 decode tables, one per context */
-	LINETAB_H_LONG_OFF,	/* u32 offset per context of its code */
+	LINETAB_H_LONG_OFF,	/* u32 offset per context of its long codes */
 	LINETAB_H_NSUPER,	/* superblocks */
 	LINETAB_H_SUPER_OFF,	/* per superblock: u32 offset, data, block */
 	LINETAB_H_INDEX_OFF,	/* per block: u16 offset, u16 data deltas */
@@ -53,6 +53,7 @@ enum {
 
 #define LINETAB_HDR_SIZE	(4 * LINETAB_H_WORDS)
 #define LINETAB_MAX_LEN		12		/* longest prefix code */
+#define LINETAB_LONG_HDR	(1 + LINETAB_MAX_LEN + 3)	/* see README */
 #define LINETAB_MAX_SYMS	128		/* symbols of one alphabet */
 #define LINETAB_MTF		16		/* files remembered in a block */
 #define LINETAB_MAX_BLOCK	4096		/* rows per block, at most */

@@ -89,9 +89,10 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	    (v & 0xffff) != LINETAB_NCTX || h->lut_bits < 1 ||
 	    h->lut_bits > LINETAB_MAX_LEN)
 		return -LINETAB_E_HEADER;
+	/* nblocks = entries / block_rows, rounded up: without a division */
 	if (!h->block_rows || h->block_rows > LINETAB_MAX_BLOCK ||
-	    h->nblocks != h->entries / h->block_rows +
-			  !!(h->entries % h->block_rows))
+	    (u64)h->nblocks * h->block_rows < h->entries ||
+	    (h->nblocks && (u64)(h->nblocks - 1) * h->block_rows >= h->entries))
 		return -LINETAB_E_HEADER;
 	if (!lt_fits(h->size, lut_off, (u64)LINETAB_NCTX << h->lut_bits, 2) ||
 	    !lt_fits(h->size, h->long_off, LINETAB_NCTX, 4) ||
@@ -119,33 +120,34 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
  * range are caught where they are used.
  */
 
-/* A code longer than the decode table: the canonical walk. */
+/*
+ * A code longer than the decode table: the canonical walk, from the
+ * state its record keeps for the lengths the decode table covers (so at
+ * most LINETAB_MAX_LEN - lut_bits steps: 4 with 8-bit decode tables).
+ */
 static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 {
 	u32 peek = w >> (64 - LINETAB_MAX_LEN), len, code, count, n;
 	u32 pos = lt_get32(h->t + h->long_off + 4 * ctx);
-	u32 first = 0, index = 0;
+	u32 first, index;
 	const u8 *cnt;
 
-	if (!lt_fits(h->size, pos, 1 + LINETAB_MAX_LEN, 1))
+	if (!lt_fits(h->size, pos, LINETAB_LONG_HDR, 1))
 		return LT_BAD;
 	n = h->t[pos];
 	cnt = h->t + pos + 1;
-	if (!lt_fits(h->size, pos + 1 + LINETAB_MAX_LEN, n, 1))
+	if (!lt_fits(h->size, pos + LINETAB_LONG_HDR, n, 1))
 		return LT_BAD;
-	/* the decode table has the codes up to lut_bits: step over them */
-	for (len = 1; len <= h->lut_bits; len++) {
-		index += cnt[len - 1];
-		first = (first + cnt[len - 1]) << 1;
-	}
-	for (; len <= LINETAB_MAX_LEN; len++) {
+	first = lt_get16(cnt + LINETAB_MAX_LEN);
+	index = cnt[LINETAB_MAX_LEN + 2];
+	for (len = h->lut_bits + 1; len <= LINETAB_MAX_LEN; len++) {
 		code = peek >> (LINETAB_MAX_LEN - len);
 		count = cnt[len - 1];
 		if (code - first < count) {
 			index += code - first;
 			if (index >= n)
 				break;
-			return cnt[LINETAB_MAX_LEN + index] << 4 | len;
+			return h->t[pos + LINETAB_LONG_HDR + index] << 4 | len;
 		}
 		index += count;
 		first = (first + count) << 1;
@@ -538,7 +540,7 @@ int linetab_check_header(const void *tab, size_t size)
 {
 	struct linetab_loc loc;
 	struct lt_tab h;
-	u32 i, j, len, total, prev = 0, cur, e, pos, n;
+	u32 i, j, len, total, first, prev = 0, cur, e, pos, n;
 	const u8 *cnt;
 	u64 kraft;
 	int ret;
@@ -548,16 +550,22 @@ int linetab_check_header(const void *tab, size_t size)
 		return ret;
 	for (i = 0; i < LINETAB_NCTX; i++) {
 		pos = lt_get32(h.t + h.long_off + 4 * i);
-		if (!lt_fits(h.size, pos, 1 + LINETAB_MAX_LEN, 1))
+		if (!lt_fits(h.size, pos, LINETAB_LONG_HDR, 1))
 			return -LINETAB_E_CODE;
 		n = h.t[pos];
 		cnt = h.t + pos + 1;
-		if (!lt_fits(h.size, pos + 1 + LINETAB_MAX_LEN, n, 1))
+		if (!lt_fits(h.size, pos + LINETAB_LONG_HDR, n, 1))
 			return -LINETAB_E_CODE;
 		total = 0;
 		kraft = 0;
+		first = 0;
 		for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+			if (len == h.lut_bits + 1 &&
+			    (first != lt_get16(cnt + LINETAB_MAX_LEN) ||
+			     total != cnt[LINETAB_MAX_LEN + 2]))
+				return -LINETAB_E_CODE;	/* the walk's state */
 			total += cnt[len - 1];
+			first = (first + cnt[len - 1]) << 1;
 			kraft += (u64)cnt[len - 1] << (LINETAB_MAX_LEN - len);
 		}
 		if (total > n || (total > 1 && kraft != 1ULL << LINETAB_MAX_LEN))

@@ -855,13 +855,13 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	b.symstart[nblocks] = e->nsyms;
 	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : 4;
 	lut = 1U << lut_bits;
-	codes = (2 * lut + 4) * LINETAB_NCTX + 1 + LINETAB_MAX_LEN;
+	codes = (2 * lut + 4) * LINETAB_NCTX + LINETAB_LONG_HDR;
 	for (c = 0; c < LINETAB_NCTX; c++) {
 		make_code(e, c);
 		for (k = 0, nsym[c] = 0; k < LINETAB_MAX_SYMS; k++)
 			nsym[c] += e->cnt[c][k] != 0;
 		if (nsym[c])
-			codes += 1 + LINETAB_MAX_LEN + nsym[c];
+			codes += LINETAB_LONG_HDR + nsym[c];
 	}
 
 	/* 6. blocks, one after the other */
@@ -932,10 +932,10 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	put32(h + 4 * LINETAB_H_LONG_OFF, pos);
 	k = pos + 4 * LINETAB_NCTX;	/* the shared empty code, then ours */
 	empty = k;
-	k += 1 + LINETAB_MAX_LEN;
+	k += LINETAB_LONG_HDR;
 	for (c = 0; c < LINETAB_NCTX; c++, tab += 2 * lut) {
 		u8 *cnt, *sorted;
-		u32 len, s2, n2 = 0;
+		u32 len, s2, n2 = 0, f0, i0;
 
 		if (!nsym[c]) {
 			put32(p + pos + 4 * c, empty);
@@ -944,7 +944,7 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		put32(p + pos + 4 * c, k);
 		p[k] = nsym[c];
 		cnt = p + k + 1;
-		sorted = cnt + LINETAB_MAX_LEN;
+		sorted = p + k + LINETAB_LONG_HDR;
 		for (len = 0; len <= LINETAB_MAX_LEN; len++) {
 			for (s2 = 0; s2 < LINETAB_MAX_SYMS; s2++) {
 				u32 code = e->code[c][s2], f, fn;
@@ -963,7 +963,15 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 					      s2 << 4 | len);
 			}
 		}
-		k += 1 + LINETAB_MAX_LEN + nsym[c];
+		/* the canonical walk's state after the decode table's lengths */
+		for (len = 1, f0 = 0, i0 = 0; len <= lut_bits; len++) {
+			i0 += cnt[len - 1];
+			f0 = (f0 + cnt[len - 1]) << 1;
+		}
+		cnt[LINETAB_MAX_LEN] = f0;
+		cnt[LINETAB_MAX_LEN + 1] = f0 >> 8;
+		cnt[LINETAB_MAX_LEN + 2] = i0;
+		k += LINETAB_LONG_HDR + nsym[c];
 	}
 	pos = k;
 	put32(h + 4 * LINETAB_H_NSUPER, nsuper);
