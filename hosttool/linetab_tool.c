@@ -15,6 +15,8 @@
  *   --block N        rows per block (default 64, from --curve: see README)
  *   --base ADDR      offsets are from ADDR (default: the lowest row)
  *   --seed S         seed of the random lookup addresses (default 1)
+ *   --range LO HI    draw them from offsets LO..HI (default: the first to
+ *                    the last entry, gaps between the regions included)
  *   --lookups N      random lookups for the latency (default 1000000)
  *   -o FILE          write the table to FILE (temporary file + rename)
  *   --table FILE     size, check or time the table in FILE (built before,
@@ -530,6 +532,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: linetab [--table-size] [--table-check] [--latency] [--curve]\n"
 		"               [--block N] [--base ADDR] [--seed S] [--lookups N]\n"
+		"               [--range LO HI]\n"
 		"               [-o FILE] [--table FILE] [ROWS|-]\n");
 	exit(2);
 }
@@ -537,6 +540,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int do_size = 0, do_check = 0, do_curve = 0, do_lat = 0, have_base = 0;
+	int have_range = 0;
+	uint32_t rlo = 0, rhi = 0;
 	const char *out = NULL, *in = NULL, *given = NULL;
 	uint32_t block = 64, lo, hi;
 	uint64_t base = UINT64_MAX, seed = 1;
@@ -567,7 +572,13 @@ int main(int argc, char **argv)
 			have_base = 1;
 		} else if (!strcmp(a, "--seed") && i + 1 < (size_t)argc)
 			seed = strtoull(argv[++i], NULL, 0);
-		else if (!strcmp(a, "--lookups") && i + 1 < (size_t)argc)
+		else if (!strcmp(a, "--range") && i + 2 < (size_t)argc) {
+			rlo = strtoul(argv[++i], NULL, 0);
+			rhi = strtoul(argv[++i], NULL, 0);
+			have_range = 1;
+			if (rlo > rhi)
+				usage();
+		} else if (!strcmp(a, "--lookups") && i + 1 < (size_t)argc)
 			nlookups = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--table") && i + 1 < (size_t)argc)
 			given = argv[++i];
@@ -675,6 +686,10 @@ int main(int argc, char **argv)
 	}
 	lo = nk ? k[0].off : 0;
 	hi = nk ? k[nk - 1].off : 0;
+	if (have_range) {
+		lo = rlo;
+		hi = rhi;
+	}
 	if (do_lat) {
 		latency(tab, size, k, nk, lo, hi, seed, nlookups, &mean, &p99);
 		printf("lookup: block %u, %zu random offsets covered by rows in [0x%x, 0x%x], seed %" PRIu64 ": mean %.0f ns (best of 3 passes), p99 %.0f ns\n",
