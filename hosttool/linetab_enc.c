@@ -853,7 +853,7 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	}
 	ret = -LINETAB_ENC_NOMEM;	/* what the allocations below fail with */
 	b.symstart[nblocks] = e->nsyms;
-	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : 4;
+	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : ne >= 1024 ? 4 : 3;
 	lut = 1U << lut_bits;
 	codes = (2 * lut + 4) * LINETAB_NCTX + LINETAB_LONG_HDR;
 	for (c = 0; c < LINETAB_NCTX; c++) {
