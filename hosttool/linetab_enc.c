@@ -764,14 +764,8 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	 */
 	b.evfile = lt_alloc(mem, (ne + 1) * sizeof(u32));
 	b.evline = lt_alloc(mem, (ne + 1) * sizeof(u32));
-	b.rfile = lt_alloc(mem, (ne + 1) * sizeof(u32));
-	b.rline = lt_alloc(mem, (ne + 1) * sizeof(u32));
-	b.dfile = lt_alloc(mem, (ne + 1) * sizeof(u32));
-	b.dline = lt_alloc(mem, (ne + 1) * sizeof(u32));
-	b.didx = lt_alloc(mem, (ne + 1) * sizeof(u32));
 	b.used = lt_alloc(mem, npaths * sizeof(u32));
-	if (!b.evfile || !b.evline || !b.rfile || !b.rline || !b.dfile ||
-	    !b.dline || !b.didx || !b.used)
+	if (!b.evfile || !b.evline || !b.used)
 		goto out;
 	e->evfile = b.evfile;
 	e->evline = b.evline;
@@ -783,6 +777,15 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		model_block(e, b.ent + (size_t)blk * block_rows,
 			    ne - (size_t)blk * block_rows < block_rows ?
 			    ne - (size_t)blk * block_rows : block_rows);
+	/* a pair is used LT_DICT_MIN times: at most nev / LT_DICT_MIN pairs */
+	k = e->nev / LT_DICT_MIN + 1;
+	b.rfile = lt_alloc(mem, k * sizeof(u32));
+	b.rline = lt_alloc(mem, k * sizeof(u32));
+	b.dfile = lt_alloc(mem, k * sizeof(u32));
+	b.dline = lt_alloc(mem, k * sizeof(u32));
+	b.didx = lt_alloc(mem, k * sizeof(u32));
+	if (!b.rfile || !b.rline || !b.dfile || !b.dline || !b.didx)
+		goto out;
 	ndict = make_dict(e, &b);
 	sort_dict(e, &b, ndict);
 	for (i = 0; i < npaths; i++) {
