@@ -28,6 +28,7 @@
 #define KLINES_VERSION	2
 #define KLINES_HDR_SIZE	32
 #define KLINES_MAGIC_W	0
+#define KLINES_VERSION_W	1
 #define KLINES_TEXT_W	2
 #define KLINES_INIT_W	4
 #define KLINES_ROWS_W	6

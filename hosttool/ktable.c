@@ -168,7 +168,7 @@ void do_kernel_table(struct tables *t, uint32_t block)
 
 	ktable_build(&k, t, block);
 	put32(h, KLINES_MAGIC);
-	put32(h + 4, KLINES_VERSION);
+	put32(h + 4 * KLINES_VERSION_W, KLINES_VERSION);
 	put32(h + 4 * KLINES_TEXT_W, KLINES_HDR_SIZE);
 	put32(h + 4 * KLINES_TEXT_W + 4, (uint32_t)k.size);
 	put32(h + 4 * KLINES_ROWS_W, k.st.entries);
