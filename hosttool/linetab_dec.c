@@ -246,20 +246,29 @@ struct lt_mtf {
 	u32 file, line, prev;
 };
 
+#define LT_MTF_ORDER	0xfedcba9876543210ULL	/* position p holds slot p */
+_Static_assert(LINETAB_MTF == 16, "the MTF order is 16 positions of 4 bits");
+
 /*
  * Decode block @blk, bytes @start..@stop of the data, from its first row
  * at *@at up to the last row at or below @off.  Each row is decoded before
  * its address delta; a row that turns out to start above @off is dropped.
  * On success *file, *line, *end and *at are the answer.
  *
- * The file of the row before is mtf[0], whose line and line before are
+ * The move-to-front list is @order, one 4-bit slot number a position,
+ * position 0 in the low bits: moving an entry to the front is a few
+ * shifts and masks, with no branch on how far it moves.  Position p holds
+ * slot p until the list grows past it, so a file new in the block takes
+ * position n's slot, or the last position's once the list is full.  The
+ * file of the row before is at position 0; its line and line before are
  * kept in @cur and @prv while it stays (written back on a switch).
  */
 static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 		    u32 off, u32 *file, u32 *line, bool *end, u32 *at)
 {
-	struct lt_mtf mtf[LINETAB_MTF], m, t;
-	u32 rows, i, k, r, j, zz, n = 0, cls = LT_C_START;
+	struct lt_mtf mtf[LINETAB_MTF], m;
+	u64 order = LT_MTF_ORDER, low;
+	u32 rows, k, r, j, zz, slot, n = 0, cls = LT_C_START;
 	u32 cur = 0, prv = 0, pfile, pline, next;
 	u32 afile = 0, aline = 0;	/* the answer of the last row */
 	const u8 *dict = h->t + h->dict_off;
@@ -311,8 +320,9 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			aend = true;
 			cls = LT_C_END;
 		} else {				/* another file */
-			mtf[0].line = cur;
-			mtf[0].prev = prv;
+			slot = order & 15;
+			mtf[slot].line = cur;
+			mtf[slot].prev = prv;
 			if (r == LT_RS_NEW || r == LT_RS_DICT) {
 				if (r == LT_RS_NEW) {
 					m.file = lt_num(&b, h, LINETAB_CTX_FILE_IDX,
@@ -337,7 +347,7 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 				j = r - LT_RS_MTF + 1;
 				if (j >= n)
 					goto bad;
-				m = mtf[j];
+				m = mtf[(order >> 4 * j) & 15];
 				zz = lt_num(&b, h, LINETAB_CTX_LINE_MTF + (j > 1),
 					    LT_LINE_K);
 				if (!zz) {
@@ -360,11 +370,12 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			cur = m.line;
 			prv = m.prev;
 			afile = m.file;
-			for (i = 0; i <= j; i++) {	/* m to the front */
-				t = mtf[i];
-				mtf[i] = m;
-				m = t;
-			}
+			/* position j to the front; 0..j - 1 move up one */
+			slot = (order >> 4 * j) & 15;
+			mtf[slot] = m;
+			low = ((u64)1 << 4 * j) - 1;
+			order = (order & ~(low << 4 | 15)) |
+				(order & low) << 4 | slot;
 			aend = false;
 		}
 		if (k) {
