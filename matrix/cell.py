@@ -82,9 +82,10 @@ def _parse(path, facts, fragment, config):
                 # CONFIG_X@CONFIGURATION=v: for that boot configuration only
                 m = re.match(r'^(CONFIG_\w+)@([a-z0-9_-]+\*?)(=.*)$', line)
                 if not m:
-                    fragment.append(line)
+                    fragment.append((0, line))
                 elif _rank(m.group(2), config):
-                    fragment.append(m.group(1) + m.group(3))
+                    fragment.append((_rank(m.group(2), config),
+                                     m.group(1) + m.group(3)))
                 continue
             m = re.match(r'^([A-Z_]+)(?:@([a-z0-9_-]+\*?))?=(.*)$', line)
             if not m:
@@ -156,7 +157,7 @@ def load_arch(arch, config=None):
             raise FactsError('%s: %s is not set' % (path, k))
     for k, allowed in CHOICES.items():
         if layered.get(k, '') not in allowed:
-            raise FactsError('%s: %s=%s (one of %s)' % (path, k, layered[k], allowed))
+            raise FactsError('%s: %s=%s (one of %s)' % (path, k, layered.get(k, ''), allowed))
     for key in ('CAPS', 'NEEDS'):
         for c in layered.get(key, '').split():
             if c not in CAPABILITIES:
@@ -169,7 +170,11 @@ def load_arch(arch, config=None):
         raise FactsError('%s: MODULE_VARIANTS=%s is not a count' % (path, layered['MODULE_VARIANTS']))
     facts = {k: layered.get(k, '') for k in REQUIRED + OPTIONAL}
     facts['ARCH_NAME'] = arch
-    facts['FRAGMENT'] = '\n'.join(fragment) + ('\n' if fragment else '')
+    # kconfig lines ranked as the facts are (the merge takes the last):
+    # plain lines of both files in file order, then CONFIG_X@PREFIX*, then
+    # CONFIG_X@CONFIG
+    lines = [line for _, line in sorted(fragment, key=lambda x: x[0])]
+    facts['FRAGMENT'] = '\n'.join(lines) + ('\n' if lines else '')
     return facts
 
 

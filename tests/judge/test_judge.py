@@ -95,7 +95,34 @@ def ktap(arch, good):
            % (arch, status, len(cases)))
 
 
+def layering():
+    """Facts and kconfig lines of an arch file over common.facts: plain,
+    then KEY@PREFIX*, then KEY@CONFIG win, whatever the order in the
+    files."""
+    required = ''.join('%s=x\n' % k for k in cell.REQUIRED
+                       if k not in ('MEMORY', 'WARN_PC', 'INTERRUPTED_PC'))
+    common = ('WARN_PC=trap\nINTERRUPTED_PC=regs\nLINES=on\n'
+              'MEMORY@hard=3\nCONFIG_A@hard=3\nMEMORY@ha*=2\nCONFIG_A@ha*=2\n')
+    arch = required + 'MEMORY@hard*=2\nCONFIG_A@hard*=2\nMEMORY=1\nCONFIG_A=1\n'
+    saved = cell.ARCH_DIR
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (('common.facts', common), ('t.arch', arch)):
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(text)
+        cell.ARCH_DIR = d
+        try:
+            for config, want in (('off', '1'), ('half', '2'), ('hard', '3')):
+                f = cell.load_arch('t', config)
+                last = [x for x in f['FRAGMENT'].split('\n') if x][-1]
+                result(f['MEMORY'] == want and last == 'CONFIG_A=' + want,
+                       'layering: %s: MEMORY=%s, last kconfig line %s (want %s)' %
+                       (config, f['MEMORY'], last, want))
+        finally:
+            cell.ARCH_DIR = saved
+
+
 def main():
+    layering()
     arches = sorted(f.split('.')[0] for f in os.listdir(LOGS) if f.endswith('.console.log'))
     result(len(arches) == 4, 'recorded logs for four arches: %s' % arches)
     for arch in arches:
