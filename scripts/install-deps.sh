@@ -67,10 +67,9 @@ newarch=
 for a in $ZLIB_ARCHES; do
 	[ -f "$zdir/$a/usr/include/zlib.h" ] && continue
 	zmissing="$zmissing $a"
-	dpkg --print-foreign-architectures | grep -qx "$a" || newarch="$newarch $a"
 done
-
-for a in $FOREIGN; do
+# the arches apt must know: the zlibs to download, and FOREIGN
+for a in $zmissing $FOREIGN; do
 	dpkg --print-foreign-architectures | grep -qx "$a" || newarch="$newarch $a"
 done
 
