@@ -114,13 +114,17 @@ def copy_tree():
     out = subprocess.run(['git', 'ls-files', '-z'], cwd=TOP, check=True,
                          stdout=subprocess.PIPE).stdout
     mark = os.path.join(DEST, MARK)
-    if os.path.isdir(DEST) and os.listdir(DEST):
-        if not os.path.exists(mark):
-            sys.exit('mutation-check: %s is not empty and not an earlier '
-                     'scratch copy (no %s): not removing it' % (DEST, MARK))
-        shutil.rmtree(DEST)
-    os.makedirs(DEST, exist_ok=True)
-    open(mark, 'w').close()
+    try:
+        if os.path.isdir(DEST) and os.listdir(DEST):
+            if not os.path.exists(mark):
+                sys.exit('mutation-check: %s is not empty and not an earlier '
+                         'scratch copy (no %s): not removing it' % (DEST, MARK))
+            shutil.rmtree(DEST)
+        os.makedirs(DEST, exist_ok=True)
+        open(mark, 'w').close()
+    except OSError as e:
+        sys.exit('mutation-check: cannot make the scratch copy %s: %s (set '
+                 'MUTATION_DIR= to a folder you may write)' % (DEST, e.strerror))
     n = 0
     for rel in out.decode().split('\0'):
         src = os.path.join(TOP, rel)
