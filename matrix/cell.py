@@ -72,6 +72,19 @@ class FactsError(Exception):
     pass
 
 
+def project_path(path):
+    """@path as a record keeps it: relative to the project when it is one
+    of the project's files (a plan), so that another clone sharing the
+    build folder reads its own copy; else absolute."""
+    real, top = os.path.realpath(path), os.path.realpath(TOP)
+    return os.path.relpath(real, top) if real.startswith(top + os.sep) else real
+
+
+def resolve_path(path):
+    """A path of a record as this clone reads it (see project_path())."""
+    return os.path.join(TOP, path) if path and not os.path.isabs(path) else path
+
+
 def _parse(path, facts, fragment, config):
     with open(path) as f:
         for n, line in enumerate(f, 1):

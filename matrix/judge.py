@@ -812,7 +812,7 @@ class Run:
         # it is one of the two classic configurations, named after it)
         self.lines_on = self.facts.get('LINES', self.variant) == 'on'
         self.console = rec['console']
-        self.plan = rec.get('plan') or None
+        self.plan = cells.resolve_path(rec.get('plan') or '') or None
         self.module = rec.get('module') or None
         self.variants = rec.get('variants') or None
         self.vmlinux = rec.get('vmlinux') or None

@@ -133,7 +133,7 @@ def main():
     timeout = int(facts['TIMEOUT'])
     rec = {'arch': a.arch, 'config': a.config, 'facts': facts, 'console': console,
            'image': image, 'vmlinux': vmlinux if os.path.exists(vmlinux) else '',
-           'module': a.module or '', 'variants': a.variants, 'plan': os.path.realpath(a.plan), 'src': src,
+           'module': a.module or '', 'variants': a.variants, 'plan': cell.project_path(a.plan), 'src': src,
            'obj': a.obj, 'strip': [src + '/', os.path.realpath(src) + '/', a.obj + '/'],
            'cross_compile': facts['CROSS_COMPILE'], 'qemu_cmd': cmd, 'timeout': timeout,
            'qemu_rc': -1, 'timed_out': False, 'missing': '', 'seconds': 0}
