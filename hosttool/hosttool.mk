@@ -165,7 +165,7 @@ fuzz-runs: fuzz-targets
 # host has none, and the suite says it skipped the part).
 HT_BE		:= $(if $(shell command -v $(HT_S390X_CC) 2>/dev/null),hosttool/lineloc-s390x)
 
-# HT_PARTS= picks lltest's parts (default: all)
+# HT_PARTS= picks lltest's parts or groups (kernels, tools; default: all)
 test-hosttool: hosttool/lineloc hosttool/lineloc-i686 $(HT_BE)
 	tests/hosttool/run.sh $(HT_PARTS)
 

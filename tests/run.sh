@@ -3,6 +3,8 @@
 # "<suite>: N passed, M failed"; then the totals.  A suite that ends without
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
 # host tool, the build-only configurations, the matrix (a cell per arch of ARCHES, default all),
+# the host tool on the matrix's kernels (lltest's parts that read them, run
+# after the matrix so that a fresh machine runs them too),
 # decode_stacktrace.sh on the matrix's logs, planted faults, arm64 built
 # by 32-bit host programs (host32-kernel: 80 s warm with IA32 emulation,
 # 287 s here under qemu-i386-static; 7 min cold), and the
@@ -15,7 +17,7 @@ export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
-suites=(lint judge hosttool configs matrix decode faults host32-kernel host32)
+suites=(lint judge hosttool configs matrix hosttool-kernels decode faults host32-kernel host32)
 arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed"; exit 1; }
@@ -25,7 +27,8 @@ for s in "${suites[@]}"; do
 	case $s in
 	lint) cmd=(tests/lint.sh) ;;
 	judge) cmd=(tests/judge/run.sh) ;;
-	hosttool) cmd=(make --no-print-directory test-hosttool) ;;
+	hosttool) cmd=(make --no-print-directory test-hosttool HT_PARTS=tools) ;;
+	hosttool-kernels) cmd=(make --no-print-directory test-hosttool HT_PARTS=kernels) ;;
 	configs) cmd=(tests/configs/run.sh) ;;
 	matrix) cmd=(make --no-print-directory matrix) ;;
 	decode) cmd=(tests/decode/run.sh) ;;

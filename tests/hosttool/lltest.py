@@ -1878,14 +1878,20 @@ def part_random(part):
 
 PARTS = ['synth', 'generated', 'cli', 'mutants', 'debian', 'matrix', 'fuzz', 'linetab',
          'bigendian']
+# Groups: the parts that read the matrix's kernels (tests/run.sh runs them
+# after the matrix), and all the others.
+KERNEL_PARTS = ['matrix', 'bigendian']
+GROUPS = {'kernels': KERNEL_PARTS,
+          'tools': [p for p in PARTS if p not in KERNEL_PARTS]}
 
 
 def main():
     if set(sys.argv[1:]) & {'-h', '--help'}:
-        print('usage: lltest.py [PART...]; PARTs: %s (default: all)' %
-              ' '.join(PARTS))
+        print('usage: lltest.py [PART...]; PARTs: %s (default: all); '
+              'groups: kernels (%s), tools (the others)' %
+              (' '.join(PARTS), ' '.join(KERNEL_PARTS)))
         return 0
-    bad = [a for a in sys.argv[1:] if a not in PARTS]
+    bad = [a for a in sys.argv[1:] if a not in PARTS and a not in GROUPS]
     if bad:
         print('lltest: unknown part %s; the parts are: %s' %
               (', '.join(repr(a) for a in bad), ' '.join(PARTS)),
@@ -1901,7 +1907,7 @@ def main():
                 z = built_with_zlib(f)
                 result(z, '%s is built with zlib' % os.path.basename(f),
                        '' if z else 'no zlib: run scripts/install-deps.sh')
-        only = sys.argv[1:] or PARTS
+        only = [p for a in sys.argv[1:] for p in GROUPS.get(a, [a])] or PARTS
         if 'synth' in only:
             test_synth(work)
         if 'cli' in only:
