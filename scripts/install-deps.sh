@@ -82,17 +82,35 @@ for a in $newarch; do
 	echo "install-deps: dpkg --add-architecture $a"
 	$SUDO dpkg --add-architecture "$a"
 done
-$SUDO apt-get update -q
+# A mirror caught mid-sync fails an index's size or hash check ("Mirror
+# sync in progress?"); Acquire::Retries does not cover that, and apt-get
+# update exits 100 having kept every index it could read.  Try a few
+# times; then go on with those indexes: a package that only a missing
+# index lists fails the install below, by name.
+retry() {
+	try=1
+	until "$@"; do
+		if [ "$try" -ge 3 ]; then
+			echo "install-deps: failed $try times: $*" >&2
+			return 1
+		fi
+		echo "install-deps: failed (try $try of 3), again in $((try * 15)) s: $*" >&2
+		sleep $((try * 15))
+		try=$((try + 1))
+	done
+}
+retry $SUDO apt-get -q -o Acquire::Retries=3 update ||
+	echo "install-deps: going on with the package indexes apt-get could read" >&2
 if [ -n "$missing" ]; then
 	echo "install-deps: installing:$missing"
 	# shellcheck disable=SC2086
-	$SUDO apt-get install -y -q --no-install-recommends $missing
+	retry $SUDO apt-get -q -o Acquire::Retries=3 install -y --no-install-recommends $missing
 fi
 for a in $zmissing; do
 	echo "install-deps: zlib1g-dev:$a into $zdir/$a"
 	tmp=$(mktemp -d)
 	# as root, apt warns that it downloads unsandboxed: say nothing of it
-	(cd "$tmp" && apt-get download -q "zlib1g-dev:$a" 2>&1) | grep -v unsandboxed || :
+	(cd "$tmp" && retry apt-get -q -o Acquire::Retries=3 download "zlib1g-dev:$a" 2>&1) | grep -v unsandboxed || :
 	deb=$(ls "$tmp"/zlib1g-dev_*_"$a".deb)
 	mkdir -p "$zdir"
 	dpkg-deb -x "$deb" "$tmp/root"

@@ -1369,12 +1369,15 @@ def debian_tree():
     # scripts/install-deps.sh adds the architecture
     arch = run(['dpkg', '--print-architecture'])[1].strip()
     qual = '' if arch == 'amd64' else ':amd64'
-    rc, out, err = run(['apt-get', 'download', 'linux-image-cloud-amd64-dbg' + qual],
+    # a dropped connection is tried again (Acquire::Retries), as in
+    # scripts/install-deps.sh
+    apt = ['apt-get', '-q', '-o', 'Acquire::Retries=3']
+    rc, out, err = run(apt + ['download', 'linux-image-cloud-amd64-dbg' + qual],
                        cwd=CACHE)
     if rc:
-        run(['apt-get', 'update'])
-        rc, out, err = run(['apt-get', 'download',
-                            'linux-image-cloud-amd64-dbg' + qual], cwd=CACHE)
+        run(apt + ['update'])
+        rc, out, err = run(apt + ['download',
+                                  'linux-image-cloud-amd64-dbg' + qual], cwd=CACHE)
     if rc:
         return None, 'apt-get download failed: ' + err.strip()[-200:]
     metas = [x for x in os.listdir(CACHE)
@@ -1382,7 +1385,7 @@ def debian_tree():
     rc, dep, err = run(['dpkg-deb', '-f', os.path.join(CACHE, metas[0]),
                         'Depends'])
     pkg = dep.split()[0]
-    rc, out, err = run(['apt-get', 'download', pkg + qual], cwd=CACHE)
+    rc, out, err = run(apt + ['download', pkg + qual], cwd=CACHE)
     if rc:
         return None, 'apt-get download %s failed' % pkg
     debs = [x for x in os.listdir(CACHE) if x.startswith(pkg + '_')]
