@@ -52,9 +52,12 @@ Q := @
 endif
 
 .PHONY: all matrix matrix-hardened qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
-	test-judge test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table bench-memory build-configs clean help
+	test-judge test-decode test-hosttool-kernels test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table bench-memory build-configs clean help
 
+.DEFAULT_GOAL := all
 all: matrix
+
+-include hosttool/hosttool.mk
 
 # The hardened configurations (arch-configs/common.facts: HARDENED_CONFIGS)
 # on ARCH when it is given, else on every arch that can run them.
@@ -70,16 +73,17 @@ help:
 prepare:
 	$(Q)scripts/prepare-tree.sh $(BUILD)/src/linux
 
-matrix: prepare
+matrix: prepare hosttool/lineloc
 	$(Q)matrix/matrix.sh $(ARCHES)
 
-qemu-test: prepare
+qemu-test: prepare hosttool/lineloc
 	$(Q)matrix/matrix.sh $(ARCH)
 
-boot:
-	$(Q)qemu/boot.py --arch $(ARCH) --config $(CONFIG) \
-		--kernel-dir $(BUILD)/$(ARCH)/variant-$(CONFIG) --out-dir $(BUILD)/boot/$(ARCH)
-	$(Q)python3 matrix/judge.py $(BUILD)/boot/$(ARCH)/cell.json
+# One configuration of one cell, its results in $(BUILD)/boot/ARCH/CONFIG
+# (the matrix's are left alone); the kernel and the test module are built
+# first, incrementally when qemu-test built them.
+boot: prepare hosttool/lineloc
+	$(Q)RESULTS_ROOT=$(BUILD)/boot VARIANTS=$(CONFIG) matrix/run-arch.sh $(ARCH)
 
 kernel: prepare
 	$(Q)matrix/build-kernel.sh $(ARCH)
@@ -92,6 +96,26 @@ sync-lineloc: prepare
 
 test:
 	$(Q)tests/run.sh
+
+# What the suites that read the matrix's kernels, modules and console logs
+# need: a cell's merged result, made by running that cell when it is
+# missing (make matrix runs every cell again; it is phony, these are files).
+# A red cell is still a result: the suite reads what it has and says what
+# is missing.
+cell_result = $(BUILD)/results/$(1)/result.json
+CELLS := $(foreach a,$(ARCHES),$(call cell_result,$(a)))
+$(BUILD)/results/%/result.json: | prepare hosttool/lineloc
+	-$(Q)matrix/run-arch.sh $*
+
+# The faults suite plants faults in x86_64's cell beside one other arch
+# (the last of ARCHES), reusing their kernels.
+FAULT_ARCHES := x86_64 $(lastword $(filter-out x86_64,$(ARCHES)))
+
+test-decode: $(CELLS)
+	$(Q)tests/decode/run.sh
+
+test-hosttool-kernels: hosttool/lineloc hosttool/lineloc-i686 $(HT_BE) $(CELLS)
+	$(Q)tests/hosttool/run.sh kernels
 
 test-judge:
 	$(Q)tests/judge/run.sh
@@ -120,13 +144,13 @@ test-hosttool32:
 # Kernel faults go into a worktree of $(BUILD)/src/linux (MUTATION_KERNEL_TREE=,
 # default /var/cache/lineloc-ci/mutation/linux) built in MUTATION_KBUILD=
 # (default /var/cache/lineloc-ci/mutation/kbuild); MUTATION_KERNEL=0 skips them
-mutation-check:
+mutation-check: $(if $(filter 0,$(MUTATION_KERNEL)),,prepare)
 	$(Q)python3 tests/mutation/run.py $(MUTATION_FAULTS)
 
-test-faults: prepare
+test-faults: $(foreach a,$(FAULT_ARCHES),$(call cell_result,$(a)))
 	$(Q)tests/faults/run.sh
 
-lint:
+lint: prepare
 	$(Q)tests/lint.sh
 
 bench-table: prepare
@@ -143,4 +167,3 @@ bench: bench-hosttool bench-link bench-table
 clean: clean-hosttool
 	rm -rf $(BUILD)
 
--include hosttool/hosttool.mk
