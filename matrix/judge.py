@@ -358,17 +358,9 @@ def symbolize(vmlinux, addrs, strip):
     p = subprocess.run(['llvm-symbolizer', '--obj=' + vmlinux, '--output-style=GNU',
                         '--no-inlines', '--functions=none'],
                        input=''.join('%#x\n' % a for a in addrs), capture_output=True, text=True)
-    out = []
-    for line in p.stdout.splitlines():
-        line = re.sub(r' \(discriminator \d+\)$', '', line.strip())
-        path, _, num = line.rpartition(':')
-        path = os.path.normpath(path) if path not in ('??', '') else '??'
-        for pre in strip:
-            if path.startswith(pre):
-                path = path[len(pre):]
-                break
-        out.append('%s:%s' % (path, num))
-    return out
+    # one rule for the oracle and the printed frames: strip_path()
+    return [strip_path(re.sub(r' \(discriminator \d+\)$', '', line.strip()), strip)
+            for line in p.stdout.splitlines()]
 
 
 def judge_locations(cell, lines, a, figures):
@@ -768,8 +760,10 @@ def merge(out, paths, seconds):
                    '%d reports, %d in the baseline%s' % (
                        len(base['hardened']), len(base['hardened-base']),
                        '; new: ' + '; '.join(new[:4]) if new else ''))
-        checks += cell.checks
-    if 'off' in lists and 'on' in lists:
+    # Between off and on only when both were judged: a configuration that
+    # stopped at a stage is red by its own result already.
+    judged = {v for v, r, _ in parts if r['build'] == 'ok' and r['boot'] == 'ok'}
+    if {'off', 'on'} <= judged and 'off' in lists and 'on' in lists:
         off, on = lists['off'] or [], lists['on'] or []
         allowed = [l.strip() for l in open(EXTRA) if l.strip() and not l.startswith('#')]
 
@@ -789,7 +783,7 @@ def merge(out, paths, seconds):
                    '%d lines off, %d on; differences (all the series\' own functions): %s%s' % (
                        len(off), len(on), ' '.join(d.replace(' ', '') for d in diff) or 'none',
                        '; NOT ALLOWED: ' + ' '.join(bad[:8]) if bad else ''))
-        checks += cell.checks
+    checks += cell.checks
     boot = next((r['boot'] for _, r, _ in parts if r['boot'] != 'ok'), 'ok')
     build = next((r['build'] for _, r, _ in parts if r['build'] != 'ok'), 'ok')
     reason = next((r['reason'] for _, r, _ in parts if r['reason']), '')

@@ -31,20 +31,38 @@ def junit(cells):
     return ET.tostring(root, encoding='unicode', xml_declaration=True) + '\n'
 
 
+def per_config(r):
+    """A red cell's configurations, each with its count or the stage that
+    stopped it: "off 70/70, on: module variants failed (see ...)"."""
+    out = []
+    for v in r['config'].split('+'):
+        mine = [c for c in r['checks'] if c['name'].startswith(v + ': ')]
+        stopped = [c for c in mine if c['name'] in (v + ': build', v + ': boot', v + ': run')]
+        if stopped:
+            out.append('%s: %s' % (v, stopped[0]['detail']))
+        elif mine:
+            out.append('%s %d/%d' % (v, sum(c['ok'] for c in mine), len(mine)))
+    between = [c for c in r['checks'] if not any(c['name'].startswith(v + ': ')
+                                                 for v in r['config'].split('+'))]
+    if between and not all(c['ok'] for c in between):
+        out.append('between: %d/%d' % (sum(c['ok'] for c in between), len(between)))
+    return ', '.join(out) or r['reason'][:60]
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     results, arches = sys.argv[1], sys.argv[2:]
     cells = [cell.cell_result(results, a) for a in arches]
     print()
-    print('%-7s | %-5s | %-7s | %-7s | %7s | %s' % ('arch', 'build', 'boot', 'tests',
-                                                    'seconds', 'reason'))
+    print('%-7s | %-5s | %-7s | %-9s | %7s | %s' % ('arch', 'build', 'boot', 'tests',
+                                                    'seconds', 'configurations'))
     print('-' * 78)
     for r in cells:
-        print('%-7s | %-5s | %-7s | %-7s | %7d | %s' % (
+        print('%-7s | %-5s | %-7s | %-9s | %7d | %s' % (
             r['arch'], r['build'], r['boot'],
             '%d/%d' % (r['tests_passed'], r['tests_total']), r['seconds'],
-            'green' if r['green'] else r['reason'][:60]))
+            'green' if r['green'] else per_config(r)))
     green = sum(r['green'] for r in cells)
     print('%d of %d cells green' % (green, len(cells)))
     with open(os.path.join(results, 'summary.json'), 'w') as f:

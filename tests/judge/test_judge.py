@@ -53,6 +53,53 @@ def expect_red(arch, what, text, want, rc=0, timed_out=False):
     result(ok, '%s: %s -> red (%s)' % (arch, what, res['reason'][:90]))
 
 
+def merge_cases():
+    """judge.py --merge: a stage that stopped one configuration keeps the
+    other's checks, each check counts once, and report.py names both."""
+    ok3 = [{'name': 'c%d' % i, 'ok': True, 'detail': ''} for i in range(3)]
+    with tempfile.TemporaryDirectory() as d:
+        def write(config, res):
+            os.makedirs(os.path.join(d, config), exist_ok=True)
+            p = os.path.join(d, config, 'result.json')
+            cell.write_result(p, res)
+            return p
+
+        def merge(paths):
+            out = os.path.join(d, 'x86_64', 'result.json')
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            p = subprocess.run([sys.executable, JUDGE, '--merge'] + paths + ['--out', out],
+                               capture_output=True, text=True)
+            with open(out) as f:
+                return p.returncode, json.load(f)
+        off = write('off', cell.result('x86_64', 'off', ok3))
+        on = write('on', cell.failure('x86_64', 'on', 'build',
+                                      'module variants failed (see variants.log)'))
+        code, res = merge([off, on])
+        names = [c['name'] for c in res['checks']]
+        result(code == 1 and names == ['off: c0', 'off: c1', 'off: c2', 'on: build'] and
+               res['tests_passed'] == 3,
+               'merge: a failed stage of "on" keeps the 3 checks "off" passed (%s)' % names)
+        p = subprocess.run([sys.executable, os.path.join(TOP, 'matrix', 'report.py'), d,
+                            'x86_64'], capture_output=True, text=True)
+        row = next((l for l in p.stdout.splitlines() if l.startswith('x86_64')), '')
+        result(p.returncode == 1 and 'off 3/3, on: module variants failed' in row,
+               'report: the red cell\'s row names each configuration (%s)' % row)
+        # both pairs present (hardened-base/hardened and off/on): each
+        # check once, however many pairs there are
+        for v in ('off', 'on'):
+            with open(os.path.join(d, v, 'kallsyms.txt'), 'w') as f:
+                f.write(''.join('ffff%04x T f%d\n' % (i, i) for i in range(200)))
+        on = write('on', cell.result('x86_64', 'on', ok3))
+        hb = write('hardened-base', cell.result('x86_64', 'hardened-base', ok3,
+                                                figures={'splats': []}))
+        hh = write('hardened', cell.result('x86_64', 'hardened', ok3, figures={'splats': []}))
+        code, res = merge([off, on, hb, hh])
+        names = [c['name'] for c in res['checks']]
+        result(code == 0 and len(names) == 14 and len(set(names)) == 14,
+               'merge: two pairs, 4 x 3 checks and 2 between, each once (%d, %d distinct)' % (
+                   len(names), len(set(names))))
+
+
 def cut_after(text, needle):
     i = text.index(needle)
     return text[:text.index('\n', i) + 1]
@@ -161,6 +208,7 @@ def main():
         dup = re.search(r'.*lltest: dump fires at .*\n', good).group(0)
         expect_red(arch, 'marker twice', good.replace(dup, dup + dup), r'dump: marker: seen 2 times')
         ktap(arch, good)
+    merge_cases()
     return RESULTS.finish()
 
 
