@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The Python suites' results: one "ok   WHAT" or "FAIL WHAT" line per
-check, and a closing "<suite>: N passed, M failed" that tests/run.sh
+check, and a closing "<suite>: N passed, M failed, K skipped" that tests/run.sh
 counts (tests/result.sh is the same for the shell suites)."""
 import sys
 
@@ -26,9 +26,8 @@ class Results:
 
     def finish(self):
         """Print the closing line; the exit status for the suite."""
-        if self.skipped:
-            print('(%d skipped)' % self.skipped)
-        print('%s: %d passed, %d failed' % (self.suite, self.passed, self.failed))
+        print('%s: %d passed, %d failed, %d skipped' %
+              (self.suite, self.passed, self.failed, self.skipped))
         return 1 if self.failed else 0
 
 

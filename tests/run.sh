@@ -1,6 +1,9 @@
 #!/bin/bash
 # The test command (make test): every suite in turn, each closing with a line
-# "<suite>: N passed, M failed"; then the totals.  A suite that ends without
+# "<suite>: N passed, M failed, K skipped"; then the totals.  Every skip is
+# a "SKIP WHAT -- WHY" line; when CI is set, a skip that tests/skips.allow
+# does not name is a failure (a part that cannot run on CI's machine is a
+# hole, not a pass).  A suite that ends without
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
 # host tool, the build-only configurations, the matrix (a cell per arch of ARCHES, default all),
 # the host tool on the matrix's kernels (lltest's parts that read them, run
@@ -12,6 +15,8 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
+# messages, sort orders and number formats as the checks expect them
+export LC_ALL=C
 : "${BUILD:=build}"
 export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
@@ -20,24 +25,36 @@ mkdir -p "$logdir"
 suites=(lint judge hosttool configs matrix hosttool-kernels decode faults host32-kernel host32)
 arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
-make --no-print-directory prepare || { echo "total: 0 passed, 1 failed"; exit 1; }
+make --no-print-directory prepare || { echo "total: 0 passed, 1 failed, 0 skipped"; exit 1; }
 [ -n "${SUITES:-}" ] && read -ra suites <<< "$SUITES"
-pass=0 fail=0 summary=()
+pass=0 fail=0 skipped=0 summary=()
+# allowed SUITE WHAT: tests/skips.allow names the skip (SUITE GLOB -- REASON)
+allowed() {
+	local suite glob
+	while read -r suite glob; do
+		case $suite in ''|'#'*) continue ;; esac
+		glob=${glob%% -- *}
+		# shellcheck disable=SC2053 # the allowlist's patterns are globs
+		[ "$suite" = "$1" ] && [[ $2 == $glob ]] && return 0
+	done < tests/skips.allow
+	return 1
+}
 for s in "${suites[@]}"; do
 	case $s in
-	lint) cmd=(tests/lint.sh) ;;
-	judge) cmd=(tests/judge/run.sh) ;;
+	lint) cmd=(make --no-print-directory lint) ;;
+	judge) cmd=(make --no-print-directory test-judge) ;;
 	hosttool) cmd=(make --no-print-directory test-hosttool HT_PARTS=tools) ;;
-	hosttool-kernels) cmd=(make --no-print-directory test-hosttool HT_PARTS=kernels) ;;
+	hosttool-kernels) cmd=(make --no-print-directory test-hosttool-kernels) ;;
 	configs) cmd=(tests/configs/run.sh) ;;
 	matrix) cmd=(make --no-print-directory matrix) ;;
-	decode) cmd=(tests/decode/run.sh) ;;
-	faults) cmd=(tests/faults/run.sh) ;;
-	host32-kernel) cmd=(tests/host32/kernel.sh arm64) ;;
+	decode) cmd=(make --no-print-directory test-decode) ;;
+	faults) cmd=(make --no-print-directory test-faults) ;;
+	host32-kernel) cmd=(make --no-print-directory ARCH=arm64 test-host32) ;;
 	# without the sanitizer parts (mutants, fuzz, linetab): under
 	# qemu-i386-static, i386 ASan hangs or fails at random
-	host32) cmd=(env HOST32_PARTS="${HOST32_PARTS-synth cli generated debian}"
-		HT_QUICK="${HT_QUICK-1}" tests/host32/run.sh) ;;
+	host32) cmd=(make --no-print-directory test-hosttool32
+		HOST32_PARTS="${HOST32_PARTS-synth cli generated debian}"
+		HT_QUICK="${HT_QUICK-1}") ;;
 	*) echo "tests/run.sh: unknown suite $s" >&2; exit 2 ;;
 	esac
 	echo "=== $s: ${cmd[*]}"
@@ -45,6 +62,16 @@ for s in "${suites[@]}"; do
 	"${cmd[@]}" 2>&1 | tee "$logdir/$s.log"
 	rc=${PIPESTATUS[0]}
 	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$logdir/$s.log" | tail -1)
+	# the skips, as their SKIP lines say (a suite's inner suites' too)
+	mapfile -t skips < <(sed -nE 's/^([a-z0-9_-]+: )?SKIP:? (.*)$/\2/p' "$logdir/$s.log")
+	k=${#skips[@]} disallowed=0
+	if [ -n "${CI:-}" ]; then
+		for w in "${skips[@]}"; do
+			allowed "$s" "${w%% -- *}" && continue
+			echo "FAIL $s: a skip that tests/skips.allow does not name, under CI: $w"
+			disallowed=$((disallowed + 1))
+		done
+	fi
 	if [ "$s" = matrix ]; then
 		# the matrix's checks are counted from its cells' results; a cell
 		# without one counts as a failure
@@ -59,11 +86,14 @@ for s in "${suites[@]}"; do
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1; line="$line (but exit status $rc)"
 	fi
-	pass=$((pass + p)); fail=$((fail + f))
+	if [ "$disallowed" -gt 0 ]; then
+		f=$((f + disallowed)); line="$line ($disallowed skips not allowed under CI)"
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skipped=$((skipped + k))
 	summary+=("$(printf '%-9s %4ds  %s' "$s" $(( $(date +%s) - t0 )) "$line")")
 done
 echo
 echo "=== summary"
 printf '%s\n' "${summary[@]}"
-echo "total: $pass passed, $fail failed"
+echo "total: $pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
