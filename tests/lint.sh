@@ -80,14 +80,46 @@ if [ -d "$tree/.git" ]; then
 	git -C "$tree" worktree remove --force "$wt"
 	rm -rf "$wt"
 fi
-# checkpatch needs the tree (make prepare); series-check.py judges its findings
+# checkpatch needs the tree (make prepare); series-check.py judges its
+# findings.  checkpatch exits 1 on findings; any other status, or anything
+# on its standard error, means it did not run through (a missing perl
+# module, a patch it could not read), which is a failure, not a clean patch.
 if [ -f "$cp" ]; then
-	out=$(for p in $listed; do perl "$cp" --no-tree --strict --terse --show-types "$PWD/series/$p"; done 2>/dev/null |
-		python3 tests/series-check.py)
+	findings=$(mktemp)
+	for p in $listed; do
+		err=$(perl "$cp" --no-tree --strict --terse --show-types "$PWD/series/$p" 2>&1 >>"$findings")
+		rc=$?
+		if [ "$rc" -gt 1 ] || [ -n "$err" ]; then
+			bad "checkpatch did not run through on $p (exit $rc): $(head -c 300 <<< "$err")"
+		fi
+	done
+	out=$(python3 tests/series-check.py < "$findings")
+	rc=$?
+	rm -f "$findings"
+	nfail=0
 	while IFS= read -r l; do
-		case $l in "ok   "*) ok "${l#ok   }" ;; "FAIL "*) bad "${l#FAIL }" ;; esac
+		case $l in
+		"ok   "*) ok "${l#ok   }" ;;
+		"FAIL "*) bad "${l#FAIL }"; nfail=$((nfail + 1)) ;;
+		esac
 	done <<< "$out"
+	# its exit status counts too: a crash prints no FAIL line
+	if [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
+		bad "tests/series-check.py exited $rc without a FAIL line"
+	fi
 else
 	bad "no kernel tree for checkpatch: run make prepare"
+fi
+
+# CI runs README's two commands as README prints them (.ci/run may set
+# variables around them): the set-up line and the test line, in order.
+# shellcheck disable=SC2016 # the fences are literal backquotes
+readme_cmds=$(sed -n '/^## On a fresh Debian 12 machine/,/^## /p' README.md |
+	sed -n '/^```sh$/,/^```$/p' | grep -v '^```' | sed -E 's/[[:space:]]+#.*$//')
+ci_cmds=$(grep -vE '^[[:space:]]*(#|$)' .ci/run | grep -Fx -f <(printf '%s\n' "$readme_cmds"))
+if [ -n "$readme_cmds" ] && [ "$(wc -l <<< "$readme_cmds")" -eq 2 ] && [ "$readme_cmds" = "$ci_cmds" ]; then
+	ok ".ci/run runs README's two commands, in order: $(tr '\n' ';' <<< "$readme_cmds")"
+else
+	bad ".ci/run does not run README's two commands as README prints them (README: '$readme_cmds'; .ci/run: '$ci_cmds')"
 fi
 finish lint
