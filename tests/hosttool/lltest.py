@@ -1862,6 +1862,414 @@ def test_bigendian_kallsyms(work):
                        len(want)))
 
 
+# ---------------------------------------------------------------------------
+# Oracles that are not the code under test (issue 26 item 6): DWARF 5 entry
+# formats with every form against llvm-dwarfdump, big-endian relocatable
+# objects against the cross addr2line, damaged compact tables.
+
+def dwarfdump_units(obj):
+    """llvm-dwarfdump --debug-line of @obj: (exit status, stderr, units);
+    a unit: {'version', 'format', 'dirs': [str], 'files': [(name,
+    dir_index)], 'rows': [(addr, line, file, end)]}."""
+    rc, out, err = run(['llvm-dwarfdump', '--debug-line', obj])
+    units, u, cur = [], None, None
+    for l in out.splitlines():
+        if l.startswith('debug_line['):
+            u = {'version': None, 'format': None, 'dirs': [], 'files': [],
+                 'rows': []}
+            units.append(u)
+            cur = None
+            continue
+        if u is None:
+            continue
+        m = re.match(r'^0x([0-9a-f]+)\s+(\d+)\s+\d+\s+(\d+)\s', l)
+        if m:
+            u['rows'].append((int(m.group(1), 16), int(m.group(2)),
+                              int(m.group(3)), l.rstrip().endswith(
+                                  'end_sequence')))
+            continue
+        m = re.match(r'^\s+(version|format): (\S+)', l)
+        if m:
+            u[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', l)
+        if m:
+            if int(m.group(1)) != len(u['dirs']):
+                u['dirs'].append(None)      # out of order: a mismatch
+            u['dirs'].append(m.group(2))
+            continue
+        m = re.match(r'^file_names\[\s*(\d+)\]:', l)
+        if m:
+            u['files'].append(['', None])
+            cur = u['files'][-1]
+            continue
+        m = re.match(r'^\s+name: "(.*)"$', l)
+        if m and cur is not None:
+            cur[0] = m.group(1)
+            continue
+        m = re.match(r'^\s+dir_index: (\d+)$', l)
+        if m and cur is not None:
+            cur[1] = int(m.group(1))
+    for u in units:
+        u['files'] = [tuple(f) for f in u['files']]
+    return rc, err, units
+
+
+def dwarf5_path(dirs, name, di):
+    """A DWARF 5 entry's whole path: name, its directory, directory 0."""
+    d = dirs[di] if 0 <= di < len(dirs) else '?'
+    if not d.startswith('/'):
+        d = os.path.join(dirs[0], d)
+    return os.path.normpath(os.path.join(d, name))
+
+
+def test_forms(work):
+    """DWARF 5 directory/file entry formats with every form dwarf_line.c
+    accepts (formsynth.py), in ELF32/64 of both byte orders: llvm-dwarfdump
+    must read the tables as written, then lineloc's rows must be its rows,
+    whole paths; and each form it does not accept there is refused with
+    one line naming form and offset, nothing on stdout."""
+    import formsynth
+    import synth
+    print('== DWARF 5 entry formats: every accepted form vs llvm-dwarfdump, '
+          '%d refused forms' % len(formsynth.REFUSE), flush=True)
+    have_dd = shutil.which('llvm-dwarfdump')
+    if not have_dd:
+        skip('DWARF 5 entry forms vs llvm-dwarfdump', 'no llvm-dwarfdump')
+    used = set()
+    for _, _, dfmt, ffmt in formsynth.ACCEPTED:
+        used |= {f for _, f in dfmt + ffmt}
+    missing = sorted(set(formsynth.ACCEPT) - used)
+    result(not missing, 'formsynth: the units use every accepted form (%d)'
+           % len(formsynth.ACCEPT), 'unused: %s' % missing if missing else '')
+    for fl in synth.FLAVOURS if have_dd else []:
+        data, expect = formsynth.accepted(fl)
+        f = os.path.join(work, 'forms-%s' % fl[0])
+        open(f, 'wb').write(data)
+        rc, err, units = dwarfdump_units(f)
+        # the oracle decoded what was written (else it proves nothing)
+        bad = []
+        for i, (name, d64, dirs, files) in enumerate(expect):
+            u = units[i] if i < len(units) else None
+            if u is None:
+                bad.append('%s: no unit' % name)
+            elif (u['dirs'], u['files'], u['format'], u['version'],
+                  len(u['rows'])) != (dirs, files,
+                                      'DWARF64' if d64 else 'DWARF32', '5',
+                                      len(files) + 2):
+                bad.append('%s: dirs %r files %r %s v%s %d rows' %
+                           (name, u['dirs'], u['files'], u['format'],
+                            u['version'], len(u['rows'])))
+        result(rc == 0 and not err.strip() and len(units) == len(expect)
+               and not bad, '%s: llvm-dwarfdump reads the %d units as '
+               'written' % (fl[0], len(expect)),
+               (err.strip()[:200] + '; '.join(bad[:2]))[:400])
+        text, lerr = rows(f, ('--no-strip', '--all-rows'))
+        ours = parse_rows(text) if text is not None else []
+        result(text is not None, '%s: lineloc reads them' % fl[0],
+               lerr.strip())
+        at = 0
+        for i, (name, d64, _, _) in enumerate(expect):
+            u = units[i] if i < len(units) else {'rows': [], 'dirs': [],
+                                                 'files': []}
+            want = []
+            for a, line, fi, end in u['rows']:
+                fn, di = u['files'][fi] if fi < len(u['files']) else ('?', 0)
+                want.append((dwarf5_path(u['dirs'], fn, di) if u['dirs']
+                             else '?', line, a, None, end))
+            got = ours[at:at + len(want)]
+            at += len(want)
+            diff = [(g, w) for g, w in zip(got, want) if g != w]
+            result(want and got == want, '%s %s: rows == llvm-dwarfdump '
+                   '(whole paths: every file entry, its directory)' %
+                   (fl[0], name), '%d rows%s' % (len(want), '; first '
+                                                 'difference: lineloc %r, '
+                                                 'llvm %r' % diff[0]
+                                                 if diff else
+                                                 ('' if got == want else
+                                                  '; lineloc %d' % len(got))))
+        result(at == len(ours) and at > 0, '%s: no rows beyond llvm-dwarfdump\'s'
+               % fl[0], 'lineloc %d, llvm %d' % (len(ours), at))
+    # refused: the one error line, form and offset named, stdout empty
+    for n, (form, code) in enumerate(sorted(formsynth.REFUSE.items(),
+                                            key=lambda x: x[1])):
+        msgs = []
+        ok = True
+        for where, fl in (('dir', synth.FLAVOURS[n % 4]),
+                          ('file', synth.FLAVOURS[(n + 1) % 4])):
+            data, off = formsynth.refused(fl, form, where)
+            f = os.path.join(work, 'refused-%s-%x' % (where, code))
+            open(f, 'wb').write(data)
+            want = ('lineloc: %s: .debug_line+0x%x: unsupported form in '
+                    'entry format (0x%x)\n' % (f, off, code))
+            for mode in (['--rows'], ['-e', f, '0x1000']):
+                args = mode if mode[0] != '-e' else mode[:1]
+                cmd = [LL] + args + [f] + (mode[2:] if mode[0] == '-e' else [])
+                p = subprocess.run(cmd, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+                e = p.stderr.decode('utf-8', 'replace')
+                if p.returncode != 1 or p.stdout or e != want:
+                    ok = False
+                    msgs.append('%s %s: exit %d, stdout %r, stderr %r' %
+                                (where, mode[0], p.returncode,
+                                 p.stdout[:60], e[:160]))
+        result(ok, 'DW_FORM_%s (0x%x) refused in a directory and in a file '
+               'entry format: exit 1, one line naming it and its offset'
+               % (form, code), '; '.join(msgs)[:400])
+    # -o: no file on a refusal
+    data, off = formsynth.refused(synth.FLAVOURS[0], 'strx1', 'file')
+    f = os.path.join(work, 'refused-o')
+    open(f, 'wb').write(data)
+    out = os.path.join(work, 'refused-o.out')
+    rc, o, e = run([LL, '-o', out, '--rows', f])
+    result(rc == 1 and not os.path.exists(out) and
+           e.count('\n') == 1 and '+0x%x:' % off in e,
+           'a refused form with -o: exit 1, no output file', e.strip())
+
+
+# big-endian targets: (name, cross prefix, relocation section)
+BE_TARGETS = [('armeb', 'arm-linux-gnueabi-', '.rel.debug_line'),
+              ('aarch64_be', 'aarch64-linux-gnu-', '.rela.debug_line')]
+BE_VARIANTS = [('gas dwarf4', ['-gdwarf-4']),
+               ('gas dwarf5', ['-gdwarf-5']),
+               ('gcc dwarf4', ['-gdwarf-4', '-gno-as-loc-support']),
+               ('gcc dwarf5', ['-gdwarf-5', '-gno-as-loc-support'])]
+
+
+def test_be_objects(work, rnd):
+    """Relocatable objects of big-endian arm (REL) and arm64 (RELA): rows
+    against llvm-dwarfdump, then lineloc -e -j SECTION and --via-table -e
+    -j SECTION (the module loader's resolver, dwarf_reloc.c) at sampled
+    offsets of every section against the cross addr2line -j SECTION, whole
+    paths.  The sources are compiled by absolute path (mapped to
+    WORK_MAP), so that every line-table version names whole paths: the
+    loader has no DW_AT_comp_dir.  The rule: answers equal as path:line,
+    discriminators dropped (norm_answer), and an answer with line 0 (no
+    source line) equal to no answer: where no sequence covers an offset
+    addr2line names the unit with line 0 (other.c:0), lineloc ??:0."""
+    no_line = lambda x: '??:0' if x.endswith(':0') else x
+    print('== big-endian relocatable objects (armeb REL, aarch64_be RELA)',
+          flush=True)
+    if not shutil.which('llvm-dwarfdump'):
+        skip('big-endian objects', 'no llvm-dwarfdump')
+        return
+    versions = {}
+    for arch, pre, relsec in BE_TARGETS:
+        cc, a2l = pre + 'gcc', pre + 'addr2line'
+        if not shutil.which(cc) or not shutil.which(a2l):
+            skip('%s objects' % arch, 'no %s or %s' % (cc, a2l))
+            continue
+        root = os.path.realpath(os.path.join(work, 'be-' + arch))
+        os.makedirs(os.path.join(root, 'src'), exist_ok=True)
+        for n in sorted(os.listdir(SRC)):
+            shutil.copyfile(os.path.join(SRC, n), os.path.join(root, 'src', n))
+        env = dict(os.environ, PWD=root)
+        for vname, flags in BE_VARIANTS:
+            for src in ('main.c', 'other.c'):
+                name = '%s %s %s' % (arch, vname, src)
+                o = os.path.join(root, '%s-%s.o' % (
+                    vname.replace(' ', '-'), src[:-2]))
+                rc, _, err = run([cc, '-mbig-endian', '-O2', '-g'] + flags +
+                                 ['-ffile-prefix-map=%s=%s' % (root, WORK_MAP),
+                                  '-c', os.path.join(root, 'src', src),
+                                  '-o', o], cwd=root, env=env)
+                if rc:
+                    result(False, name + ' build', err.strip()[:200])
+                    continue
+                with open(o, 'rb') as fh:
+                    ef = ELFFile(fh)
+                    big = not ef.little_endian
+                    rs = ef.get_section_by_name(relsec)
+                    nrel = rs.num_relocations() if rs else 0
+                st = stats(o) or {}
+                rcd, _, units = dwarfdump_units(o)
+                vers = ','.join(sorted({u['version'] for u in units}))
+                versions.setdefault(arch, set()).add(vers)
+                result(big and nrel > 0 and st.get('versions') == vers and
+                       int(st.get('relocations_applied', '0')) > 0,
+                       '%s: big-endian, %d relocations in %s, line-table '
+                       'version read back as llvm-dwarfdump\'s' %
+                       (name, nrel, relsec), 'elf %s, lineloc v%s, llvm v%s'
+                       % ('big' if big else 'little', st.get('versions'), vers))
+                text, err = rows(o, ('--no-strip', '--all-rows'))
+                if text is None:
+                    result(False, name + ' rows', err.strip())
+                    continue
+                rws = parse_rows(text)
+                check_dwarfdump(name, o, rws)
+                for sec in sorted({r[3] for r in rws if r[3]}):
+                    addrs = sample_addrs(rws, rnd, 40, sec)
+                    want = oracle_a2l(a2l, o, addrs, sec)
+                    ours, _ = lineloc_e(o, addrs, sec)
+                    via, verr = via_module(o, addrs, sec)
+                    for what, got in (('-e', ours), ('--via-table -e', via)):
+                        diff = [(hex(a), g, w) for a, g, w in
+                                zip(addrs, got or [], want or [])
+                                if no_line(g) != no_line(w)]
+                        result(want is not None and got is not None and
+                               len(got) == len(addrs) and not diff,
+                               '%s %s: lineloc %s -j == %s -j, whole paths'
+                               % (name, sec, what, a2l),
+                               '%d offsets%s%s' % (
+                                   len(addrs), '; differ: %s' % diff[:3]
+                                   if diff else '',
+                                   '' if got is not None else '; ' + verr))
+    for arch, _, _ in BE_TARGETS:
+        v = versions.get(arch, set())
+        if v:
+            result('4' in v and '5' in v, '%s: line tables of DWARF 4 and 5 '
+                   'among them' % arch, 'versions %s' % sorted(v))
+
+
+def ltprobe(work):
+    """tests/hosttool/ltprobe.c built against linetab_dec.c, or None."""
+    exe = os.path.join(work, 'ltprobe')
+    if not os.path.exists(exe):
+        rc, _, err = run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror',
+                          '-O2', '-I', os.path.join(TOP, 'hosttool'), '-o',
+                          exe, os.path.join(TOP, 'tests', 'hosttool',
+                                            'ltprobe.c'),
+                          os.path.join(TOP, 'hosttool', 'linetab_dec.c')])
+        result(rc == 0, 'ltprobe.c builds warning-free', err.strip()[:300])
+        if rc:
+            return None
+    return exe
+
+
+def probe(exe, tab, offs):
+    """(check_header's code, {offset: (code, answer)})"""
+    rc, out, err = run([exe, tab] + ['%x' % o for o in offs])
+    if rc:
+        return None, {}
+    chk, res = None, {}
+    for l in out.splitlines():
+        f = l.split(' ')
+        if f[0] == 'check':
+            chk = int(f[1])
+        elif f[0] == 'lookup':
+            res[int(f[1], 16)] = (int(f[2]), f[3] if len(f) > 3 else None)
+    return chk, res
+
+
+def test_damaged_tables(work):
+    """A real compact table (hosttool/linetab, 4 rows a block, from
+    lineloc's rows of a gcc-built program), damaged in one precise way per
+    case; linetab_check_header() and linetab_lookup() must return exactly
+    the documented code: LINETAB_E_HEADER (2), _CODE (3), _DATA (4), each
+    once from the check and once from a lookup that the check lets
+    through."""
+    print('== damaged compact tables: each LINETAB_E_* code', flush=True)
+    lt = os.path.join(TOP, 'hosttool', 'linetab')
+    if not os.path.exists(lt):
+        skip('damaged compact tables', 'no %s (make hosttool)' % lt)
+        return
+    if not shutil.which('gcc'):
+        skip('damaged compact tables', 'no gcc')
+        return
+    exe = ltprobe(work)
+    if not exe:
+        return
+    root = os.path.join(work, 'ltdamage')
+    prog, _, err = build(root, 'x86_64', 'gcc', ['-g'], '-O2', record=False)
+    text, err2 = rows(prog, ()) if prog else (None, err)
+    if text is None:
+        return result(False, 'damaged tables: rows of a program', err2[-200:])
+    rws = parse_rows(text)
+    rfile = os.path.join(root, 'rows.txt')
+    open(rfile, 'w').write(text)
+    good = os.path.join(root, 'good.bin')
+    rc, _, err = run([lt, '--block', '4', '-o', good, rfile])
+    if rc:
+        return result(False, 'damaged tables: linetab -o', err.strip())
+    t = bytearray(open(good, 'rb').read())
+    H = list(struct.unpack_from('<21I', t, 0))
+    base = min(r[2] for r in rws)
+    last = max(r[2] for r in rws if not r[4]) - base
+    # the positive control: the table answers as the rows say
+    first = [r for r in rws if r[2] == base and not r[4]][-1]
+    lastr = [r for r in rws if r[2] == last + base and not r[4]][-1]
+    want = {0: (0, '%s:%d' % first[:2]), last: (0, '%s:%d' % lastr[:2])}
+    chk, res = probe(exe, good, [0, last])
+    result(chk == 0 and res == want and H[4] > 1,
+           'the undamaged table: check 0, lookups answer as the rows (%d '
+           'entries, %d blocks)' % (H[2], H[4]), '%r %r, want %r' %
+           (chk, res, want))
+    E_HEADER, E_CODE, E_DATA = -2, -3, -4
+    # header words (enum LINETAB_H_* in linetab.h)
+    (SIZE, CODES, LUT_OFF, LONG_OFF, SUPER_OFF, INDEX_OFF, DATA_SIZE,
+     NFILES, NDIRS, FILES_OFF) = 1, 5, 6, 7, 9, 10, 12, 13, 14, 15
+    lut_bits = H[CODES] >> 16
+    ngroups = (H[NFILES] + 15) // 16
+    # the superblock's data position of the last block (one superblock)
+    last_start = struct.unpack_from('<H', t, H[INDEX_OFF] + 4 *
+                                    (H[4] - 1) + 2)[0]
+
+    def put(b, off, fmt, v):
+        struct.pack_into('<' + fmt, b, off, v)
+
+    def dmg_magic(b):
+        b[0] ^= 0x20
+
+    def dmg_size(b):
+        put(b, 4 * SIZE, 'I', len(b) + 1)
+
+    def dmg_nctx(b):
+        put(b, 4 * CODES, 'I', (H[CODES] & ~0xffff) | 25)
+
+    def dmg_dirs(b):    # every file's directory index out of range
+        for i in range(H[NFILES]):
+            put(b, H[FILES_OFF] + 4 * ngroups + H[NFILES] + 2 * i, 'H',
+                H[NDIRS])
+
+    def dmg_walk(b):    # the first long code of context 0's record
+        pos = struct.unpack_from('<I', b, H[LONG_OFF])[0]
+        v = struct.unpack_from('<H', b, pos + 1 + 12)[0]
+        put(b, pos + 1 + 12, 'H', v + 1)
+
+    def dmg_lut(b):     # every decode table entry says "longer code"
+        for i in range(26 << lut_bits):
+            put(b, H[LUT_OFF] + 2 * i, 'H', 0xffff)
+
+    def dmg_super(b):   # the first superblock starts at block 1
+        put(b, H[SUPER_OFF] + 8, 'I', 1)
+
+    def dmg_index(b):   # block 0's first row past every offset asked
+        put(b, H[INDEX_OFF], 'H', 0xffff)
+
+    def dmg_trunc(b):   # the data ends where the last block starts
+        put(b, 4 * DATA_SIZE, 'I', last_start)
+
+    # name, damage, code of the check, lookup offset, code of the lookup
+    cases = [
+        ('magic', dmg_magic, E_HEADER, 0, E_HEADER),
+        ('size past the buffer', dmg_size, E_HEADER, 0, E_HEADER),
+        ('context count 25', dmg_nctx, E_HEADER, 0, E_HEADER),
+        ('file records name a directory past the last', dmg_dirs, E_HEADER,
+         0, E_HEADER),
+        ('a long-code record\'s walk state', dmg_walk, E_CODE, None, None),
+        ('decode tables all "longer code", records intact', dmg_lut, 0, 0,
+         E_CODE),
+        ('first superblock not at block 0', dmg_super, E_DATA, None, None),
+        ('block index out of order', dmg_index, 0, 0, E_DATA),
+        ('data cut before the last block', dmg_trunc, 0, last, E_DATA),
+    ]
+    seen = set()
+    for name, fn, want_chk, off, want_lk in cases:
+        b = bytearray(t)
+        fn(b)
+        f = os.path.join(root, 'bad-%d.bin' % len(seen))
+        open(f, 'wb').write(b)
+        seen.add(name)
+        offs = [off] if off is not None else []
+        chk, res = probe(exe, f, offs)
+        got_lk = res.get(off, (None,))[0] if off is not None else None
+        result(b != t and chk == want_chk and got_lk == want_lk,
+               'damaged table, %s: check %d%s' % (
+                   name, want_chk, '' if off is None else
+                   ', lookup at 0x%x %d' % (off, want_lk)),
+               'check %r, lookup %r' % (chk, res))
+
+
 def part_random(part):
     """Each part draws from its own fixed stream (str seeds hash the same
     on every Python), so a part run alone samples what it samples in a
@@ -1870,7 +2278,7 @@ def part_random(part):
 
 
 PARTS = ['synth', 'generated', 'cli', 'mutants', 'debian', 'matrix', 'fuzz', 'linetab',
-         'bigendian']
+         'oracles', 'bigendian']
 # Groups: the parts that read the matrix's kernels (tests/run.sh runs them
 # after the matrix), and all the others.
 KERNEL_PARTS = ['matrix', 'bigendian']
@@ -1920,6 +2328,12 @@ def main():
             test_fuzz_lineloc(work)
         if 'linetab' in only:
             test_linetab(work)
+        if 'oracles' in only:
+            print('  oracles: random stream part_random(\'oracles\'), seed '
+                  '\'lineloc-oracles\'', flush=True)
+            test_forms(work)
+            test_be_objects(work, part_random('oracles'))
+            test_damaged_tables(work)
         if 'bigendian' in only:
             test_bigendian(work, part_random('bigendian'))
             test_bigendian_kallsyms(work)
