@@ -37,6 +37,9 @@ CHECKS = {
     # from seed 1, the same inputs every run (tests/hosttool/fuzz.sh)
     'fuzz-dwarf-line': 'HT_FUZZ_RUNS=200000 HT_FUZZ_SEED=1 '
                        'tests/hosttool/fuzz.sh',
+    # DWARF 5 entry forms vs llvm-dwarfdump, big-endian objects vs the
+    # cross addr2line, damaged compact tables (issue 26 item 6)
+    'oracles': LLTEST + ' oracles',
 }
 
 FAULTS = [
@@ -129,6 +132,56 @@ FAULTS = [
         'new': ('\t\tput16(p + pos + 12 * nsuper + 4 * blk,'
                 ' o - so + (blk == 1));\n'),
         'checks': ['linetab'],
+    },
+    {
+        'name': 'form-data2-read-as-data4',
+        'what': 'a DW_FORM_data2 entry value read as four bytes',
+        'file': 'hosttool/dwarf_line.c',
+        'old': '\tcase DW_FORM_data2:\n\t\treturn read_un(ctx, c, 2, num);\n',
+        'new': '\tcase DW_FORM_data2:\n\t\treturn read_un(ctx, c, 4, num);\n',
+        'checks': ['oracles'],
+    },
+    {
+        'name': 'form-block2-length-one-byte',
+        'what': 'a DW_FORM_block2 length read as one byte',
+        'file': 'hosttool/dwarf_line.c',
+        'old': '\tcase DW_FORM_block2:\n\t\terr = read_un(ctx, c, 2, &n);\n',
+        'new': '\tcase DW_FORM_block2:\n\t\terr = read_un(ctx, c, 1, &n);\n',
+        'checks': ['oracles'],
+    },
+    {
+        'name': 'form-strx1-refused-late',
+        'what': 'DW_FORM_strx1 let through the entry format, refused only '
+                'at the first entry (the error names the wrong offset)',
+        'file': 'hosttool/dwarf_line.c',
+        'old': '\tcase DW_FORM_block4:\n\t\treturn true;\n',
+        'new': '\tcase DW_FORM_block4:\n\tcase DW_FORM_strx1:\n'
+               '\t\treturn true;\n',
+        'checks': ['oracles'],
+    },
+    {
+        'name': 'rel-addend-little-endian',
+        'what': 'the module loader\'s resolver reads a REL addend in '
+                'little-endian order in a big-endian object',
+        'file': 'hosttool/dwarf_reloc.c',
+        'old': '\tif (!r->rela)\t\t/* REL: the addend is the field\'s '
+               'contents */\n\t\taddend = rd(r, r->target + off, '
+               '(unsigned int)size);\n',
+        'new': '\tif (!r->rela) {\t/* REL: the addend is the field\'s '
+               'contents */\n\t\tstruct dwrel le = *r;\n\n'
+               '\t\tle.big_endian = false;\n'
+               '\t\taddend = rd(&le, r->target + off, (unsigned int)size);\n'
+               '\t}\n',
+        'checks': ['oracles'],
+    },
+    {
+        'name': 'linetab-code-error-as-data',
+        'what': 'a damaged prefix code reported as LINETAB_E_DATA, not '
+                'LINETAB_E_CODE',
+        'file': 'hosttool/linetab_dec.c',
+        'old': '\t\t\tb->err = -LINETAB_E_CODE;\n',
+        'new': '\t\t\tb->err = -LINETAB_E_DATA;\n',
+        'checks': ['oracles'],
     },
     # Kernel faults (tree 'kernel'): one arm kernel, built incrementally,
     # serves all three (arm's judge takes the frame after exception entry
