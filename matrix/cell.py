@@ -47,7 +47,9 @@ OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC
             'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION',
             'MODULE_DWARF', 'HARDENED_CONFIGS',
             # what a boot configuration is (common.facts: KEY@CONFIG)
-            'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS')
+            'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS',
+            # what a green boot has judged at least (matrix/judge.py)
+            'MIN_CHECKS', 'PRINTF_TESTS')
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
            'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'LINES': ('on', 'off')}
 # What a configuration may turn on; CAPS says which an arch supports.

@@ -30,7 +30,8 @@ from console import (INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
 CHAIN = ['lltest_fire', 'lltest_chain_b', 'lltest_chain_a', 'lltest_write']
 # The series' own functions: the only lines that /proc/kallsyms may gain
 # when CONFIG_KALLSYMS_LINE_LOCATIONS is turned on (matrix/data/kallsyms-extra.txt).
-EXTRA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'kallsyms-extra.txt')
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXTRA = os.path.join(TOP, 'matrix', 'data', 'kallsyms-extra.txt')
 
 
 class Cell:
@@ -636,7 +637,9 @@ def judge_common(cell, lines, a, figures):
     for crash in planned_lkdtm(a.plan) if a.plan else []:
         judge_lkdtm(cell, lines, crash)
     tp = [l for l in lines if l.startswith('test_printf: ')]
-    cell.check('test_printf', any(re.match(r'test_printf: all \d+ tests passed', l) for l in tp),
+    want = int(a.facts.get('PRINTF_TESTS') or 0)
+    cell.check('test_printf: all %d tests passed' % want,
+               'test_printf: all %d tests passed' % want in tp,
                next((l for l in tp if 'passed' in l or 'failed' in l), 'no result'))
     # KTAP through the tree's own parser: the suite, then each of its cases
     try:
@@ -644,10 +647,18 @@ def judge_common(cell, lines, a, figures):
     except ImportError as e:
         suites = None
         cell.check('KUnit %s' % KUNIT_SUITE, False, str(e))
+    expected = kunit_expected()
     for suite in (KUNIT_SUITE, KUNIT_MODULE_SUITE) if suites is not None else ():
         status, cases = suites.get(suite, ('not seen', []))
         cell.check('KUnit %s' % suite, status == 'SUCCESS' and cases,
                    '%s, %d cases' % (status, len(cases)))
+        names = [n for n, _ in cases]
+        want = expected.get(suite, [])
+        cell.check('KUnit %s: the expected cases, in order' % suite, names == want,
+                   '%d cases' % len(names) if names == want else
+                   'ran %s; %s lists %s' % (' '.join(names) or 'none',
+                                            os.path.relpath(KUNIT_CASES, TOP),
+                                            ' '.join(want) or 'none'))
         # with the vmlinux option off, its cases that need line locations
         # skip; the module suite runs whole in both configurations
         for name, st in cases:
@@ -680,6 +691,35 @@ def judge_common(cell, lines, a, figures):
     if a.out and listing is not None:
         with open(os.path.join(os.path.dirname(a.out), 'kallsyms.txt'), 'w') as f:
             f.write('\n'.join(listing) + '\n')
+
+
+KUNIT_CASES = os.path.join(TOP, 'matrix', 'data', 'kunit-cases.txt')
+
+
+def kunit_expected():
+    """{suite: [case, ...]} from matrix/data/kunit-cases.txt."""
+    out = {}
+    with open(KUNIT_CASES) as f:
+        for l in f:
+            if l.strip() and not l.startswith('#'):
+                suite, case = l.split()
+                out.setdefault(suite, []).append(case)
+    return out
+
+
+def judge_record(cell, a):
+    """The record has what its plan needs: a vmlinux always, the test
+    module where the plan loads it, the variants manifest where the plan
+    loads variants.  Without them a cell would be judged on markers alone."""
+    need = [('vmlinux', a.vmlinux)]
+    if a.plan and plan_has(a.plan, 'insmod /lltest.ko'):
+        need.append(('module', a.module))
+    if a.plan and plan_has(a.plan, 'variants /m '):
+        need.append(('variants manifest', a.variants))
+    missing = ['%s (%s)' % (what, path or 'not in the record') for what, path in need
+               if not path or not os.path.exists(path)]
+    cell.check('record: the artifacts the plan needs (%s)' % ', '.join(w for w, _ in need),
+               not missing, 'missing: ' + ', '.join(missing) if missing else '')
 
 
 def plan_has(plan, prefix):
@@ -821,6 +861,8 @@ class Run:
         self.objdump, self.size = cells.tool(self.facts, 'objdump'), cells.tool(self.facts, 'size')
         self.thumb = bool(self.facts['THUMB'])
         self.warn_pc = self.facts['WARN_PC']
+        # a recorded log judged alone (tests/judge): no artifacts to ask for
+        self.console_only = False
 
 
 def boot_verdict(a, lines):
@@ -865,6 +907,8 @@ def judge(a):
     reason = boot_verdict(a, lines)
     cell.check('boot', not reason, reason or 'marker reached, guest restarted')
     boot = 'ok' if not reason else ('timeout' if a.timed_out else 'FAIL')
+    if not a.console_only:
+        judge_record(cell, a)
 
     oracle = None
     if a.module:
@@ -879,8 +923,9 @@ def judge(a):
     if syms and a.plan and any(l.startswith('writesym ') for l in open(a.plan)):
         judge_loc(cell, lines, a, syms)
     figures = {}
-    if a.vmlinux and lines:
+    if lines:
         judge_common(cell, lines, a, figures)
+    if a.vmlinux and lines:
         if triggers:
             judge_module_frames(cell, lines, a, oracle, syms, figures)
         if a.plan and plan_has(a.plan, 'variants /m '):
@@ -895,6 +940,9 @@ def judge(a):
             loc = [l for l in lines if (m := LOCATED.search(l)) and m.group(4) != 'lltest']
             cell.check('no vmlinux locations with the option off', not loc,
                        loc[0] if loc else '')
+    floor = int(a.facts.get('MIN_CHECKS') or 0)
+    cell.check('floor: at least %d checks judged (MIN_CHECKS)' % floor,
+               len(cell.checks) >= floor, '%d checks' % len(cell.checks))
     res = cells.result(a.arch, a.variant, cell.checks, figures, boot=boot,
                        seconds=a.seconds, reason=reason)
     cells.write_result(a.out, res)
@@ -908,6 +956,9 @@ def main():
     ap.add_argument('--merge', nargs='+', metavar='RESULT',
                     help='merge the configurations\' results of one cell into --out')
     ap.add_argument('--seconds', type=int, default=0, help='with --merge: the cell\'s time')
+    ap.add_argument('--console-only', action='store_true',
+                    help='judge a recorded console log without the artifacts its plan '
+                    'needs (the judge\'s self-test)')
     a = ap.parse_args()
     if a.merge:
         if not a.out or a.record:
@@ -916,7 +967,9 @@ def main():
     if not a.record:
         ap.error('no cell record')
     rec = cells.read_record(a.record)
-    return judge(Run(rec, a.out or os.path.join(os.path.dirname(a.record), 'result.json')))
+    run = Run(rec, a.out or os.path.join(os.path.dirname(a.record), 'result.json'))
+    run.console_only = a.console_only
+    return judge(run)
 
 
 if __name__ == '__main__':

@@ -20,6 +20,9 @@ TOP = os.path.join(HERE, '..', '..')
 JUDGE = os.path.join(TOP, 'matrix', 'judge.py')
 PLAN = os.path.realpath(os.path.join(TOP, 'qemu', 'plans', 'lltest.plan'))
 LOGS = os.path.join(HERE, 'logs')
+# the kernel tree (make prepare): its KTAP parser reads the KUnit output
+SRC = os.path.realpath(os.path.join(os.environ.get('BUILD', os.path.join(TOP, 'build')),
+                                    'src', 'linux'))
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
 import console  # noqa: E402
@@ -30,25 +33,30 @@ RESULTS = Results('judge')
 result = RESULTS.check
 
 
-def judge(arch, text, rc=0, timeout=30, timed_out=False):
+def judge(arch, text, rc=0, timeout=30, timed_out=False, console_only=True, floor='1'):
     """Judge @text as the console of a boot of @arch: a cell record as
-    qemu/boot.py writes it, with no kernel or module to check against."""
+    qemu/boot.py writes it, with no kernel or module to check against
+    (--console-only; the floor of checks @floor, since a log judged alone
+    has no location checks)."""
     with tempfile.TemporaryDirectory() as d:
         log = os.path.join(d, 'console.log')
         with open(log, 'w') as f:
             f.write(text)
+        # the recorded boots have the option off
+        facts = dict(cell.load_arch(arch, 'off'), MIN_CHECKS=floor)
         cell.write_record(os.path.join(d, 'cell.json'), {
-            'arch': arch, 'config': 'recorded', 'facts': cell.load_arch(arch),
+            'arch': arch, 'config': 'recorded', 'facts': facts, 'src': SRC,
             'console': log, 'plan': PLAN, 'qemu_rc': rc, 'timed_out': timed_out,
             'timeout': timeout})
-        p = subprocess.run([sys.executable, JUDGE, os.path.join(d, 'cell.json')],
+        p = subprocess.run([sys.executable, JUDGE, os.path.join(d, 'cell.json')] +
+                           (['--console-only'] if console_only else []),
                            capture_output=True, text=True)
         with open(os.path.join(d, 'result.json')) as f:
             return p.returncode, json.load(f)
 
 
-def expect_red(arch, what, text, want, rc=0, timed_out=False):
-    code, res = judge(arch, text, rc, timed_out=timed_out)
+def expect_red(arch, what, text, want, rc=0, timed_out=False, **kw):
+    code, res = judge(arch, text, rc, timed_out=timed_out, **kw)
     ok = code == 1 and re.search(want, res['reason']) is not None
     result(ok, '%s: %s -> red (%s)' % (arch, what, res['reason'][:90]))
 
@@ -109,7 +117,7 @@ def ktap(arch, good):
     """KTAP through the kernel tree's parser (after make prepare): every
     case of the recorded boot passes; a case planted as failed is a
     failure of that case; a boot that died in mid-suite is a crash."""
-    src = os.path.join(os.environ.get('BUILD', os.path.join(TOP, 'build')), 'src', 'linux')
+    src = SRC
     lines = console.clean(good.splitlines())
     try:
         status, cases = console.kunit_results(lines, src)[console.KUNIT_SUITE]
@@ -207,6 +215,18 @@ def main():
         # A trigger fired twice (its marker is not unique).
         dup = re.search(r'.*lltest: dump fires at .*\n', good).group(0)
         expect_red(arch, 'marker twice', good.replace(dup, dup + dup), r'dump: marker: seen 2 times')
+        # A green log is red when it judged fewer checks than the floor, or
+        # when the record lacks what the plan needs (no --console-only).
+        expect_red(arch, 'below the floor', good, r'floor: at least 100000 checks', floor='100000')
+        expect_red(arch, 'record without vmlinux or module', good,
+                   r'record: .*missing: vmlinux .*module', console_only=False)
+        # a KUnit case missing from the suite's output (kunit-cases.txt lists it)
+        expect_red(arch, 'KUnit case missing',
+                   '\n'.join(l for l in good.split('\n') if 'kallsyms_test_cost_bounds' not in l),
+                   r'KUnit kallsyms_line_loc')
+        # test_printf ran fewer tests than the tree has
+        expect_red(arch, 'test_printf count', re.sub(r'(test_printf: all )\d+', r'\g<1>3', good),
+                   r'test_printf: all \d+ tests passed')
         ktap(arch, good)
     merge_cases()
     return RESULTS.finish()
