@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench-table.sh: the compact line tables on the reference vmlinux (Debian's
-# cloud-amd64 6.1, fetched by the host-tool suite's Debian part into
-# ${LINELOC_CACHE:-~/.cache/lineloc}), side by side in one run:
+# cloud-amd64 6.1 debug kernel, the version scripts/debian-dbg.sh chooses,
+# fetched by it into ${LINELOC_CACHE:-~/.cache/lineloc}), side by side in
+# one run:
 #   compact       what the kernel holds: lineloc --table-size (both tables,
 #                 code tables, index, paths)
 #   delta-uleb64  the 2026 CONFIG_KALLSYMS_LINEINFO scheme on the same rows
@@ -18,13 +19,18 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 : "${BUILD:=build}"
-cache=${LINELOC_CACHE:-$HOME/.cache/lineloc}
-vm=$(find "$cache/root/usr/lib/debug/boot" -name 'vmlinux-*' 2>/dev/null | sort | head -1)
-map=$(find "$cache/root/usr/lib/debug/boot" -name 'System.map-*' 2>/dev/null | sort | head -1)
-if [ -z "$vm" ] || [ -z "$map" ]; then
-	echo "bench-table: no Debian vmlinux in $cache: run python3 tests/hosttool/lltest.py debian first" >&2
+# the version scripts/debian-dbg.sh chooses (the newest by dpkg's order),
+# fetched if need be; it says which on standard error
+deb=$(scripts/debian-dbg.sh --all) ||
+	{ echo "bench-table: Debian's debug kernel cannot be had (scripts/debian-dbg.sh)" >&2; exit 1; }
+ver=$(sed -n 's/^version=//p' <<< "$deb")
+vm=$(sed -n 's/^vmlinux=//p' <<< "$deb")
+map=$(find "$(sed -n 's/^root=//p' <<< "$deb")/usr/lib/debug/boot" -name 'System.map-*')
+if [ -z "$map" ] || [ "$(wc -l <<< "$map")" -ne 1 ]; then
+	echo "bench-table: want one System.map beside $vm, found: ${map:-none}" >&2
 	exit 1
 fi
+echo "bench-table: Debian linux-image-cloud-amd64-dbg $ver: $vm"
 src=$(realpath -m "$BUILD/src/linux")
 git -C "$src" rev-parse -q --verify pristine >/dev/null ||
 	{ echo "bench-table: no kernel tree in $src: make prepare" >&2; exit 1; }
