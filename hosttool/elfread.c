@@ -151,10 +151,10 @@ void elf_check_in_file(const struct elf *e, uint32_t i, const char *what)
  */
 /* Where the fields of a section header are: ELF32, ELF64. */
 static const struct shdr_at {
-	uint8_t flags, addr, off, size, link, info, entsize;
+	uint8_t flags, addr, off, size, link, info, addralign, entsize;
 } shdr_at[2] = {
-	{ 8, 12, 16, 20, 24, 28, 36 },
-	{ 8, 16, 24, 32, 40, 44, 56 },
+	{ 8, 12, 16, 20, 24, 28, 32, 36 },
+	{ 8, 16, 24, 32, 40, 44, 48, 56 },
 };
 
 /* A word of the file's class: 32 or 64 bits. */
@@ -255,6 +255,7 @@ void elf_open(struct elf *e, const char *path)
 		s->size = word(e, sh + at->size);
 		s->link = e->r32(sh + at->link);
 		s->info = e->r32(sh + at->info);
+		s->addralign = word(e, sh + at->addralign);
 		s->entsize = word(e, sh + at->entsize);
 		s->data = NULL;
 	}

@@ -15,7 +15,7 @@ struct section {
 	uint32_t name_off;	/* sh_name */
 	uint64_t hdr;		/* file offset of the section header */
 	uint32_t type;
-	uint64_t flags, addr, off, size, entsize;
+	uint64_t flags, addr, off, size, entsize, addralign;
 	uint32_t link, info;
 	uint8_t *data;		/* loaded contents, or NULL */
 	uint64_t data_size;

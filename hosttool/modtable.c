@@ -166,7 +166,10 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
  * @block: rows per block
  *
  * The text sections are placed as the loader places them: .init* in the
- * init layout, the others in the core, each at its alignment.
+ * init layout, the others in the core, in section order, each at its
+ * sh_addralign from offset 0, so that the core figure is the module's
+ * /sys/module/<name>/linesize after init on an arch that adds no text
+ * sections of its own at load (arm and arm64 size their PLT sections then).
  */
 void do_module_table_size(struct elf *e, uint32_t block)
 {
@@ -183,11 +186,15 @@ void do_module_table_size(struct elf *e, uint32_t block)
 	for (k = 1; k < e->shnum; k++) {
 		const struct section *s = &e->sec[k];
 		int r = !strncmp(s->name, ".init", 5);
-		uint64_t a = 16;	/* at least any text section's alignment */
+		/* layout_sections(): each at its sh_addralign, 0 meaning 1 */
+		uint64_t a = s->addralign ? s->addralign : 1;
 
 		if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
 		    (SHF_ALLOC | SHF_EXECINSTR))
 			continue;
+		if (a & (a - 1) || a > 1 << 20)
+			die(e->path, s->name, "sh_addralign %" PRIu64
+			    " is not a power of two up to 1 MiB", a);
 		end[r] = (end[r] + a - 1) & ~(a - 1);
 		secs[k].region = r ? MODLINES_INIT : MODLINES_CORE;
 		secs[k].base = end[r];
