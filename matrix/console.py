@@ -26,6 +26,10 @@ INIT = 'lltest-init: '
 SUCCESS = INIT + 'ALL DONE'
 KALLSYMS_BEGIN, KALLSYMS_END = INIT + 'begin /proc/kallsyms', INIT + 'end /proc/kallsyms'
 READ_KALLSYMS = re.compile(r'^lltest-init: read /proc/kallsyms: (\d+) bytes, (\d+) lines in (\d+) us')
+# lltest's at file: "lltest: at <hex> <frame>[ (<path:line>)]"; the plan's
+# textlocs step writes the addresses (qemu/init/init.c)
+AT = re.compile(r'^lltest: at ([0-9a-f]+) ')
+TEXTLOCS_STEP = re.compile(r'^textlocs \S+ (\d+) (\d+)$')
 FIRES = re.compile(r'^lltest: (\w+) fires at (\S+):(\d+)$')
 TRIGGER_WRITE = re.compile(r'^write /sys/kernel/debug/lltest/(\w+) ')
 LKDTM_WRITE = re.compile(r'^write /sys/kernel/debug/provoke-crash/DIRECT (\w+)')

@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 import cell as cells
-from console import (INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
+from console import (AT, TEXTLOCS_STEP, INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
                      TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, KUNIT_MODULE_SUITE, COSTS,
                      MEMORY, READ_KALLSYMS, ARMED, CYCLE, CYCLE_READER, HOLD, RACE, RCU_STALL,
                      fault_pc, kallsyms_listing, kunit_results, read, splats, trace_frames)
@@ -298,6 +298,46 @@ def judge_loc(cell, lines, a, syms):
     cell.check('loc: both addresses printed', len(got) == 2, ' '.join(sorted(got)))
 
 
+def judge_textlocs(cell, lines, a, figures):
+    """The plan's textlocs step: every seeded address of the kernel's text
+    is printed once (lltest's at file), and with the option on each has
+    the location llvm-symbolizer gives for that address as is (line 0 or
+    ?? meaning none), the linked table checked whole against an oracle
+    that shares no code with it."""
+    with open(a.plan) as f:
+        steps = [m for m in (TEXTLOCS_STEP.match(l.strip()) for l in f) if m]
+    if not steps:
+        return
+    want_n = sum(int(m.group(1)) for m in steps)
+    got = []
+    for l in lines:
+        m = AT.match(l)
+        if m:
+            loc = LOCATED.search(l, m.end())
+            got.append((int(m.group(1), 16), '%s:%s' % (loc.group(5), loc.group(6)) if loc else None))
+    cell.check('textlocs: %d seeded text addresses printed' % want_n, len(got) == want_n,
+               '%d printed' % len(got))
+    if not a.lines_on:
+        located = [g for g in got if g[1]]
+        cell.check('textlocs: none located with the option off', not located,
+                   '%#x %s' % located[0] if located else '')
+        return
+    oracle = symbolize(a.vmlinux, [addr for addr, _ in got], a.strip)
+    bad = []
+    for (addr, printed), want in zip(got, oracle):
+        if want.startswith('??:') or want.endswith(':0'):
+            want = None
+        if printed != want:
+            bad.append('%#x printed %s, llvm-symbolizer %s' % (addr, printed, want))
+    figures['textlocs'] = len(got)
+    figures['textlocs_located'] = sum(1 for g in got if g[1])
+    cell.check('textlocs: every address agrees with llvm-symbolizer (as is)',
+               got and not bad and len(oracle) == len(got),
+               '%d of %d agree, %d located%s' % (len(got) - len(bad), len(got),
+                                                 figures['textlocs_located'],
+                                                 '; ' + '; '.join(bad[:4]) if bad else ''))
+
+
 def planned_lkdtm(plan):
     with open(plan) as f:
         return [m.group(1) for m in (LKDTM_WRITE.match(l.strip()) for l in f) if m]
@@ -500,6 +540,34 @@ WARN_NO_LINES = re.compile(r'^(?:\[[ \d.]+\] )?lltest: (\S+)\+(0x[0-9a-f]+): .*:
 CRASH = re.compile(r'(\bOops\b|\bBUG:|KASAN|kernel BUG|Unable to handle|Internal error)')
 
 
+TABLE_SIZE = re.compile(r'module table: .*?(\d+) \+ (\d+) bytes \(core \+ init\)')
+
+
+def judge_linesize(cell, man, seen, a):
+    """The stripped module's /sys/module/lltest/linesize, read after its
+    init, is the core table alone (init's is freed with the init text;
+    struct mod_lines's header does not count): the core bytes lineloc
+    --table-size predicts for that .ko from its sections as the loader
+    lays them out."""
+    v = next((v for v in man['variants'] if v['kind'] == 'stripped'), None)
+    seg = seen.get(v['file']) if v else None
+    if seg is None:
+        return
+    size = next((l.rsplit(': ', 1)[1] for l in seg
+                 if l.startswith(INIT + 'cat ') and 'linesize' in l), '')
+    # the project's build of lineloc (make builds it for the matrix): the
+    # kernel's scripts/lineloc is built only with the vmlinux option on
+    ll = os.path.join(TOP, 'hosttool', 'lineloc')
+    ko = os.path.join(os.path.dirname(a.variants), v['file'])
+    p = subprocess.run([ll, '--table-size', ko], capture_output=True, text=True)
+    m = TABLE_SIZE.search(p.stdout)
+    cell.check('module table: linesize after init is lineloc --table-size\'s core bytes',
+               m is not None and size == m.group(1),
+               'linesize %s, lineloc %s' % (size or 'not printed',
+                                            '%s + %s (core + init)' % m.groups() if m else
+                                            (p.stderr.strip() or 'no answer')[:200]))
+
+
 def judge_variants(cell, lines, a, figures, syms=None):
     """Each load-time variant of the module (qemu/variants.py) loads and
     unloads; a corruption the generator marks invalid warns, once, naming
@@ -544,6 +612,7 @@ def judge_variants(cell, lines, a, figures, syms=None):
                 v['file'], v['what'], v['expect'], loaded, size, len(warns),
                 ', unloaded' if unloaded else ', not unloaded',
                 ', ' + crash[0] if crash else ''))
+    judge_linesize(cell, man, seen, a)
     figures['module_variants'] = dict(counts, total=len(man['variants']))
     cell.check('module variants: %d load as specified (seed %s)' % (
         len(man['variants']), man.get('seed')), not bad,
@@ -923,6 +992,8 @@ def judge(a):
     if syms and a.plan and any(l.startswith('writesym ') for l in open(a.plan)):
         judge_loc(cell, lines, a, syms)
     figures = {}
+    if a.vmlinux and a.plan and lines:
+        judge_textlocs(cell, lines, a, figures)
     if lines:
         judge_common(cell, lines, a, figures)
     if a.vmlinux and lines:

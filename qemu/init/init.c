@@ -221,6 +221,26 @@ static int do_write(char *arg)
 	return 0;
 }
 
+/* The address of SYMBOL in /proc/kallsyms, or 0. */
+static unsigned long long kallsyms_addr(const char *sym)
+{
+	char line[600], name[512], type;
+	unsigned long long addr;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) == 3 &&
+		    !strcmp(name, sym)) {
+			fclose(f);
+			return addr;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
 /*
  * writesym FILE SYMBOL: write SYMBOL's address, from /proc/kallsyms, in
  * hex to FILE (in this process: the write must return).
@@ -228,23 +248,13 @@ static int do_write(char *arg)
 static int do_writesym(char *arg)
 {
 	char *path = strtok(arg, " "), *sym = strtok(NULL, " ");
-	char line[600], name[512], type, val[32];
-	unsigned long long addr = 0;
-	FILE *f;
+	char val[32];
+	unsigned long long addr;
 	int fd, n;
 
 	if (!path || !sym)
 		return -1;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %511s", &addr, &type, name) == 3 &&
-		    !strcmp(name, sym))
-			break;
-		addr = 0;
-	}
-	fclose(f);
+	addr = kallsyms_addr(sym);
 	if (!addr) {
 		say("writesym: %s not in /proc/kallsyms", sym);
 		return -1;
@@ -259,6 +269,99 @@ static int do_writesym(char *arg)
 	}
 	close(fd);
 	say("writesym %s %s: ok", path, sym);
+	return 0;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* xorshift64: the same addresses for the same seed on every arch */
+static unsigned long long next_rand(unsigned long long *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * textlocs FILE N SEED: write N addresses of the kernel's text, each in hex
+ * to FILE.  Each is drawn with a xorshift64 generator seeded by SEED: a text
+ * symbol of /proc/kallsyms in [_stext, _etext), then an offset below the
+ * next symbol, at most 4 KiB (the text has megabytes of alignment padding
+ * after a few symbols; drawing over the range whole would mostly hit it).
+ * The seed and the range are printed, so that a run can be replayed.
+ */
+static int do_textlocs(char *arg)
+{
+	char *path = strtok(arg, " "), *n_s = strtok(NULL, " "), *seed_s = strtok(NULL, " ");
+	unsigned long long lo, hi, x, *syms = NULL, addr;
+	size_t nsyms = 0, cap = 0;
+	char line[600], name[512], type;
+	long i, n;
+	FILE *f;
+
+	if (!path || !n_s || !seed_s)
+		return -1;
+	n = strtol(n_s, NULL, 10);
+	x = strtoull(seed_s, NULL, 10) | 1;
+	lo = kallsyms_addr("_stext");
+	hi = kallsyms_addr("_etext");
+	f = fopen("/proc/kallsyms", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 ||
+		    !strchr("tTwW", type) || strchr(line, '[') || addr < lo || addr >= hi)
+			continue;
+		if (nsyms == cap) {
+			unsigned long long *more;
+
+			cap = cap ? 2 * cap : 4096;
+			more = realloc(syms, cap * sizeof(*syms));
+			if (!more)
+				break;
+			syms = more;
+		}
+		syms[nsyms++] = addr;
+	}
+	if (f)
+		fclose(f);
+	if (!lo || hi <= lo || n <= 0 || nsyms < 2) {
+		say("textlocs: no text (_stext %llx, _etext %llx, %zu symbols) or N %ld",
+		    lo, hi, nsyms, n);
+		free(syms);
+		return -1;
+	}
+	qsort(syms, nsyms, sizeof(*syms), cmp_ull);
+	say("textlocs %s: %ld addresses in %zu text symbols of [%llx, %llx), seed %s",
+	    path, n, nsyms, lo, hi, seed_s);
+	for (i = 0; i < n; i++) {
+		size_t k = next_rand(&x) % nsyms;
+		unsigned long long end = k + 1 < nsyms ? syms[k + 1] : hi;
+		unsigned long long span = end - syms[k];
+		char val[32];
+		int fd, len;
+
+		if (span > 4096)
+			span = 4096;
+		addr = syms[k] + (span ? next_rand(&x) % span : 0);
+		len = snprintf(val, sizeof(val), "%llx", addr);
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write(fd, val, len) != len) {
+			say("textlocs %s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			free(syms);
+			return -1;
+		}
+		close(fd);
+	}
+	free(syms);
+	say("textlocs %s: done", path);
 	return 0;
 }
 
@@ -443,6 +546,8 @@ int main(void)
 			ret = do_write(arg);
 		else if (!strcmp(cmd, "writesym") && arg)
 			ret = do_writesym(arg);
+		else if (!strcmp(cmd, "textlocs") && arg)
+			ret = do_textlocs(arg);
 		else if (!strcmp(cmd, "kallsyms"))
 			ret = do_kallsyms();
 		else if (!strcmp(cmd, "cat") && arg)

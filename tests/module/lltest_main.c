@@ -233,6 +233,28 @@ static const struct file_operations lltest_loc_fops = {
 	.write = lltest_loc_write,
 };
 
+/*
+ * The same with the address first, "lltest: at <hex> <symbol> (<path:line>)":
+ * the init writes seeded addresses of the kernel's text here, and the judge
+ * asks llvm-symbolizer about each, so the linked table is checked whole.
+ */
+static ssize_t lltest_at_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned long addr;
+	int ret = kstrtoul_from_user(buf, count, 16, &addr);
+
+	if (ret)
+		return ret;
+	pr_info("at %lx %pSl\n", addr, (void *)addr);
+	return count;
+}
+
+static const struct file_operations lltest_at_fops = {
+	.owner = THIS_MODULE,
+	.write = lltest_at_write,
+};
+
 static bool init_warn;
 module_param(init_warn, bool, 0444);
 MODULE_PARM_DESC(init_warn, "WARN in the module's init");
@@ -261,6 +283,7 @@ static int __init lltest_init(void)
 		debugfs_create_file(lltest_names[k], 0200, lltest_dir,
 				    (void *)k, &lltest_fops);
 	debugfs_create_file("loc", 0200, lltest_dir, NULL, &lltest_loc_fops);
+	debugfs_create_file("at", 0200, lltest_dir, NULL, &lltest_at_fops);
 	debugfs_create_file("loc_init", 0200, lltest_dir, NULL,
 			    &lltest_loc_init_fops);
 	if (init_warn) {
