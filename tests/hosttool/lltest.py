@@ -1723,6 +1723,45 @@ def test_fuzz_lineloc(work):
            'fuzz lineloc.c + elfread.c (%s runs, seed 1), no finding' % runs,
            '%s in %.0f s' % (line[-1][len('fuzz lineloc: '):], time.time() - t0)
            if p.returncode == 0 and line else out[-1500:])
+    # the last of the fuzz part: every target's runs are the same runs
+    test_fuzz_repeat(work)
+
+
+def test_fuzz_repeat(work):
+    """The deterministic runs (hosttool/fuzz/run.sh --runs, seed 1) are the
+    same inputs every time: each target three times, HT_FUZZ_REPEAT_RUNS
+    runs (default 10,000), with environments of different sizes (so the
+    stack's alignment differs, as ASLR's layout does), must end with the
+    same coverage, features and corpus.  A feature that follows addresses
+    (libFuzzer's stack depth under ASan, comparison operands) breaks that,
+    though not in every run: three runs catch a stack-depth build more
+    often than two."""
+    runs = os.environ.get('HT_FUZZ_REPEAT_RUNS', '10000')
+    p = subprocess.run(['make', '-s', '-f', 'hosttool/hosttool.mk',
+                        'fuzz-targets'], cwd=TOP,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode:
+        result(False, 'fuzz targets: build',
+               p.stdout.decode('utf-8', 'replace')[-800:])
+        return
+    targets = ['dwarf_line', 'linetab', 'modlines', 'lineloc']
+    ends = []
+    for pad in ('', 'x' * 4000, 'x' * 4030):
+        env = dict(os.environ, FUZZ_SEED='1', LINELOC_FUZZ_PAD=pad)
+        p = subprocess.run([os.path.join(TOP, 'hosttool', 'fuzz', 'run.sh'),
+                            '--runs', runs] + targets, cwd=TOP, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = p.stdout.decode('utf-8', 'replace')
+        ends.append((p.returncode, {
+            m.group(1): m.group(2) for m in re.finditer(
+                r'^fuzz (\w+): seed 1: (.*)$', out, re.M)}, out))
+    for t in targets:
+        got = [e[1].get(t) for e in ends]
+        result(all(e[0] == 0 for e in ends) and got[0] and
+               len(set(got)) == 1,
+               'fuzz %s: %s runs of seed 1 three times, the same end' %
+               (t, runs), ' | '.join(str(g) for g in got) if all(got)
+               else ''.join(e[2] for e in ends)[-800:])
 
 
 def test_linetab(work):
