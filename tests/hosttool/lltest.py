@@ -663,11 +663,131 @@ def via_module(f, addrs, sec=None):
     return (out.splitlines(), '') if rc == 0 else (None, err.strip())
 
 
+def dwarfdump_cus(obj):
+    """llvm-dwarfdump --debug-info of @obj: {DW_AT_stmt_list: (comp_dir or
+    None, language or None)}, read from each unit's first DIE."""
+    rc, out, _ = run(['llvm-dwarfdump', '--debug-info', obj])
+    cus, cur = {}, None
+    for l in out.splitlines() + ['']:
+        if re.search(r'DW_TAG_(compile|partial|skeleton)_unit$', l):
+            cur = {}
+            continue
+        if cur is None:
+            continue
+        if not l.strip():
+            if 'stmt' in cur:
+                cus[cur['stmt']] = (cur.get('comp'), cur.get('lang'))
+            cur = None
+            continue
+        m = re.match(r'^\s+DW_AT_(stmt_list|comp_dir|language)\s+\((.*)\)$', l)
+        if m and m.group(1) == 'stmt_list':
+            cur['stmt'] = int(m.group(2), 16)
+        elif m and m.group(1) == 'comp_dir':
+            cur['comp'] = m.group(2).strip('"')
+        elif m:
+            cur['lang'] = m.group(2)
+    return cus
+
+
+def kernel_root(d):
+    """What precedes "include/linux" in directory @d (a whole segment pair,
+    not the host's /usr/include), or None."""
+    for m in re.finditer(r'(?:^|/)(include/linux)(?:/|$)', d):
+        pre = d[:m.start(1)]
+        if not pre.endswith('/usr/'):
+            return pre
+    return None
+
+
+def strip_roots(path, roots):
+    """@path without the longest of @roots it starts with (and goes past)."""
+    best = max((r for r in roots if path.startswith(r) and len(path) > len(r)),
+               key=len, default='')
+    return path[len(best):]
+
+
+_LOADER_RULE = {}
+
+
+def loader_rule(obj):
+    """The module loader's documented path rule (README "Module line
+    locations"; hosttool/README, modlines.c), applied to @obj's line tables
+    as llvm-dwarfdump reads them: ({whole path: loader's path}, roots).  The
+    whole path is what addr2line, llvm-symbolizer and lineloc --no-strip
+    name: file name, its directory entry, the compilation directory.  The
+    loader's path is the line table's own, which is exactly:
+      DWARF 5: file name joined to its directory entry and, when that is
+        relative, to directory 0 (the compilation directory): whole;
+      DWARF 2-4: file name joined to its directory entry (index >= 1) only,
+        never to DW_AT_comp_dir (in .debug_info, which the loader does not
+        read): relative wherever the table is relative;
+    normalised lexically, then the roots of a kernel tree stripped: what
+    precedes "include/linux" in a directory (not /usr/include), and in a
+    kernel, what precedes "arch/" in an assembler unit's absolute
+    directories that no root covers.  A whole path that two entries name
+    differently maps to None (the test cannot say which the loader used)."""
+    if obj in _LOADER_RULE:
+        return _LOADER_RULE[obj]
+    _, _, units = dwarfdump_units(obj)
+    cus = dwarfdump_cus(obj)
+    entries, dirs_of = [], []
+    for u in units:
+        v5 = u['version'] == '5'
+        comp, lang = cus.get(u['offset'], (None, None))
+        dirs = u['dirs']
+        if v5 and dirs:
+            comp = dirs[0]
+        tdirs = []     # the table's directories, index -> path or None
+        for i, d in enumerate(dirs):
+            if d is None:
+                tdirs.append(None)
+            elif v5 and i and not d.startswith('/'):
+                tdirs.append(os.path.normpath(os.path.join(dirs[0], d)))
+            else:
+                tdirs.append(os.path.normpath(d))
+        dirs_of.append((tdirs, lang))
+        for name, di in u['files']:
+            td = tdirs[di] if (v5 or di) and di is not None and \
+                di < len(tdirs) and tdirs[di] is not None else ''
+            table = os.path.normpath(os.path.join(td, name))
+            whole = os.path.normpath(os.path.join(comp or '', table))
+            entries.append((whole, table))
+    found = [kernel_root(d) for t, _ in dirs_of for d in t if d]
+    kernel = any(r is not None for r in found)
+    roots = {r for r in found if r}
+    for tdirs, lang in dirs_of if kernel else []:
+        if lang != 'DW_LANG_Mips_Assembler':
+            continue
+        for d in tdirs:
+            k = (d or '').find('/arch/')
+            covered = d and strip_roots(d + '/', roots) != d + '/'
+            if d and d.startswith('/') and k >= 0 and not covered:
+                roots.add(d[:k + 1])
+    rule = {}
+    for whole, table in entries:
+        want = strip_roots(table, roots)
+        rule[whole] = want if rule.get(whole, want) == want else None
+    _LOADER_RULE[obj] = (rule, sorted(roots))
+    return _LOADER_RULE[obj]
+
+
+def loader_answer(rule, x):
+    """The loader's answer for a whole-path answer @x (path:line or ??:0)
+    under @rule (loader_rule); '<...>' when the rule cannot say."""
+    if x == '??:0':
+        return x
+    path, _, line = x.rpartition(':')
+    want = rule.get(os.path.normpath(path), '<not in the file tables>')
+    return '%s:%s' % (want, line) if want else '<named two ways>'
+
+
 def check_via_module(name, f, sec, addrs, ours):
-    """The module loader's table answers as lineloc's rows do.  Paths are
-    compared by file name: without .debug_info the loader cannot join a
-    DWARF 2-4 directory to the compilation directory (it strips it anyway
-    in a kernel tree)."""
+    """The module loader's table answers as lineloc -e does, whole paths
+    by the loader's rule (loader_rule): @ours is lineloc -e --no-strip,
+    which check_rel compares, whole paths, with addr2line and
+    llvm-symbolizer at each address.  Not by file name: a DWARF 5 path
+    whose compilation directory is not joined, or a directory dropped,
+    fails."""
     via, err = via_module(f, addrs, sec)
     if via is None and 'compressed section' in err:
         # the loader does not inflate SHF_COMPRESSED: a clean refusal, only
@@ -679,10 +799,15 @@ def check_via_module(name, f, sec, addrs, ours):
                       % name, err[-120:])
     if via is None or len(via) != len(ours):
         return result(False, '%s: --via-table (module loader)' % name, err[-200:])
-    short = lambda x: '%s:%s' % (os.path.basename(x.rpartition(':')[0]), x.rpartition(':')[2])
-    bad = [(hex(a), x, y) for a, x, y in zip(addrs, via, ours) if short(x) != short(y)]
-    result(not bad, '%s: --via-table (module loader) == -e' % name,
-           '%d addresses%s' % (len(addrs), '; differ: %s' % bad[:3] if bad else ''))
+    rule, roots = loader_rule(f)
+    want = [loader_answer(rule, x) for x in ours]
+    bad = [(hex(a), x, y) for a, x, y in zip(addrs, via, want) if x != y]
+    rel = sum(1 for x in want if x != '??:0' and not x.startswith('/'))
+    result(not bad, '%s: --via-table (module loader) == -e, whole paths by '
+           'the loader\'s rule' % name,
+           '%d addresses (%d relative, %d absolute), roots %s%s' % (
+               len(addrs), rel, sum(1 for x in want if x.startswith('/')),
+               roots or 'none', '; differ (via, want): %s' % bad[:3] if bad else ''))
 
 
 def check_rel(name, f, rws, a2l, rnd, total=None, n_random=100):
@@ -1908,14 +2033,14 @@ def test_bigendian_kallsyms(work):
 
 def dwarfdump_units(obj):
     """llvm-dwarfdump --debug-line of @obj: (exit status, stderr, units);
-    a unit: {'version', 'format', 'dirs': [str], 'files': [(name,
+    a unit: {'offset', 'version', 'format', 'dirs': [str], 'files': [(name,
     dir_index)], 'rows': [(addr, line, file, end)]}."""
     rc, out, err = run(['llvm-dwarfdump', '--debug-line', obj])
     units, u, cur = [], None, None
     for l in out.splitlines():
         if l.startswith('debug_line['):
             u = {'version': None, 'format': None, 'dirs': [], 'files': [],
-                 'rows': []}
+                 'rows': [], 'offset': int(l[11:].split(']')[0], 16)}
             units.append(u)
             cur = None
             continue
@@ -2160,6 +2285,142 @@ def test_be_objects(work, rnd):
                    'among them' % arch, 'versions %s' % sorted(v))
 
 
+# The path rule (issue 26 item 6): a fake kernel tree built three ways,
+# and a user-space program that includes <linux/types.h>.
+PATH_SOURCES = {
+    'include/linux/llk.h': 'static inline int llk_twice(volatile int *x)\n'
+                           '{\n\t*x = *x * 2;\n\treturn *x + 1;\n}\n',
+    'kernel/kfile.c': '#include <linux/llk.h>\nint kfile_f(volatile int x)\n'
+                      '{\n\treturn llk_twice(&x) + 3;\n}\n',
+    'kernel/kgen.c': '#include <linux/llk.h>\n#include <generated/llgen.h>\n'
+                     'int kgen_f(volatile int x)\n'
+                     '{\n\treturn llgen_more(&x) + llk_twice(&x);\n}\n',
+    'arch/any/lib/kasm.S': '\t.text\n\t.globl kasm_f\nkasm_f:\n\tnop\n\tnop\n',
+}
+PATH_GENERATED = {
+    'include/generated/llgen.h': 'static inline int llgen_more(volatile int *x)\n'
+                                 '{\n\t*x = *x + 7;\n\treturn *x;\n}\n',
+}
+PATH_USER = '#include <linux/types.h>\n__le32 uprog_f(volatile __le32 x)\n' \
+            '{\n\treturn x * 3 + 1;\n}\n'
+
+
+def test_path_rule(work):
+    """Paths whole, by the documented rules, against the cross addr2line
+    -j .text at every offset of .text (norm_answer; line 0 counts as no
+    answer).  A kernel-like object (a tree R with include/linux/, compiled
+    in the tree with relative paths, in it with absolute paths, and from an
+    object folder O with R's sources absolute and O's include/generated
+    relative: a C unit and an assembler unit, ld -r) with DWARF 4 and 5:
+    lineloc -e (default stripping) answers addr2line's path relative to R,
+    or to the compilation directory O (hosttool/README "Stripping");
+    --via-table answers loader_answer() of it (the line table's own path,
+    R's root stripped: README "Module line locations").  A user-space
+    program that includes <linux/types.h> from /usr/include is no kernel:
+    lineloc -e answers addr2line's absolute path as it is, --via-table the
+    line table's."""
+    print('== the path rule: a kernel tree three ways, a user program with '
+          '<linux/types.h>', flush=True)
+    no_line = lambda x: '??:0' if x.endswith(':0') else x
+    if not shutil.which('llvm-dwarfdump'):
+        skip('path rule', 'no llvm-dwarfdump')
+        return
+    for tc, cc, pre in TOOLCHAINS:
+        if not shutil.which(cc) or not shutil.which(pre + 'addr2line'):
+            skip('path rule %s' % tc, 'no %s or %saddr2line' % (cc, pre))
+            continue
+        base = os.path.realpath(os.path.join(work, 'paths-' + tc))
+        R, O = os.path.join(base, 'linux'), os.path.join(base, 'obj')
+        for tree, files in ((R, PATH_SOURCES), (O, PATH_GENERATED)):
+            for rel, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+                open(os.path.join(tree, rel), 'w').write(text)
+        layouts = [
+            ('in-tree', R, ['-Iinclude'], 'kernel/kfile.c', 'arch/any/lib/kasm.S'),
+            ('absolute', R, ['-I' + R + '/include'], R + '/kernel/kfile.c',
+             R + '/arch/any/lib/kasm.S'),
+            ('O=', O, ['-Iinclude', '-I' + R + '/include'], R + '/kernel/kgen.c',
+             R + '/arch/any/lib/kasm.S')]
+        for v in ('4', '5'):
+            for lname, cwd, inc, csrc, ssrc in layouts:
+                name = '%s DWARF %s %s' % (tc, v, lname)
+                env = dict(os.environ, PWD=cwd)
+                objs = [os.path.join(base, '%s-%s-%s.o' % (lname[:2], v, x))
+                        for x in ('c', 'S', 'all')]
+                steps = [[cc, '-O1', '-gdwarf-' + v] + inc + ['-c', csrc, '-o', objs[0]],
+                         [cc, '-gdwarf-' + v, '-c', ssrc, '-o', objs[1]],
+                         [pre + 'ld', '-r', objs[0], objs[1], '-o', objs[2]]]
+                errs = [run(c, cwd=cwd, env=env)[2] for c in steps]
+                if not os.path.exists(objs[2]):
+                    result(False, name + ': build', ' '.join(errs)[:200])
+                    continue
+                want_files = {'kernel/' + os.path.basename(csrc),
+                              'include/linux/llk.h', 'arch/any/lib/kasm.S'}
+                if lname == 'O=':
+                    want_files.add('include/generated/llgen.h')
+                to_rel = lambda p, cwd=cwd: (
+                    p[len(R) + 1:] if p.startswith(R + '/') else
+                    p[len(cwd) + 1:] if p.startswith(cwd + '/') else
+                    '<outside R and the compilation directory>' + p)
+                check_path_rule(name, objs[2], pre + 'addr2line', to_rel,
+                                want_files, no_line)
+    # the user-space program: the host's gcc and /usr/include
+    if not os.path.exists('/usr/include/linux/types.h') or not shutil.which('gcc'):
+        skip('path rule: user program', 'no gcc or /usr/include/linux/types.h')
+        return
+    base = os.path.realpath(os.path.join(work, 'paths-user'))
+    os.makedirs(os.path.join(base, 'src'), exist_ok=True)
+    open(os.path.join(base, 'src', 'uprog.c'), 'w').write(PATH_USER)
+    for v in ('4', '5'):
+        o = os.path.join(base, 'u%s.o' % v)
+        rc, _, err = run(['gcc', '-O1', '-gdwarf-' + v, '-c', 'src/uprog.c', '-o', o],
+                         cwd=base, env=dict(os.environ, PWD=base))
+        name = 'user program DWARF %s' % v
+        if rc:
+            result(False, name + ': build', err[:200])
+            continue
+        _, _, units = dwarfdump_units(o)
+        named = any(d and d.rstrip('/') == '/usr/include/linux'
+                    for u in units for d in u['dirs'])
+        result(named, name + ': its line table names /usr/include/linux '
+               '(the positive control)', '' if named else 'not named: %s' %
+               [u['dirs'] for u in units])
+        check_path_rule(name, o, 'addr2line', lambda p: p,
+                        {base + '/src/uprog.c'}, no_line)
+
+
+def check_path_rule(name, o, a2l, to_rel, want_files, no_line):
+    """lineloc -e -j .text (default stripping) and --via-table -e -j .text
+    of @o at every offset of .text against @a2l: default == to_rel(the
+    oracle's path), --via-table == loader_answer(the oracle's answer)."""
+    n = text_size(o)
+    addrs = list(range(n))
+    orc = oracle_a2l(a2l, o, addrs, '.text')
+    if not n or orc is None:
+        return result(False, name + ': addr2line -j .text', '%d bytes of .text' % n)
+    orc = [no_line(x) for x in orc]
+    want_def = ['??:0' if x == '??:0' else '%s:%s' % (
+        to_rel(x.rpartition(':')[0]), x.rpartition(':')[2]) for x in orc]
+    rule, roots = loader_rule(o)
+    want_via = [loader_answer(rule, x) for x in orc]
+    seen = {x.rpartition(':')[0] for x in want_def if x != '??:0'}
+    result(want_files <= seen, name + ': addr2line names every file at some '
+           'offset', 'missing %s' % sorted(want_files - seen) if
+           not want_files <= seen else '%d files' % len(seen))
+    for what, extra, want in (('lineloc -e (default stripping)', [], want_def),
+                              ('--via-table -e', ['--via-table'], want_via)):
+        rc, out, err = run([LL] + extra + ['-e', o, '-j', '.text'],
+                           ''.join('%x\n' % a for a in addrs).encode())
+        got = [no_line(x) for x in out.splitlines()]
+        diff = [(hex(a), g, w) for a, g, w in zip(addrs, got, want) if g != w]
+        result(rc == 0 and len(got) == n and not diff,
+               '%s: %s == the rule applied to %s -j .text, whole paths' % (name, what, a2l),
+               '%d offsets, e.g. %s%s' % (n, sorted({x.rpartition(':')[0] for x in want
+                                                    if x != '??:0'})[:4],
+                                        '; differ (got, want): %s' % diff[:3] if diff
+                                        else '' if rc == 0 else '; ' + err[-150:]))
+
+
 def ltprobe(work):
     """tests/hosttool/ltprobe.c built against linetab_dec.c, or None."""
     exe = os.path.join(work, 'ltprobe')
@@ -2375,6 +2636,7 @@ def main():
                   '\'lineloc-oracles\'', flush=True)
             test_forms(work)
             test_be_objects(work, part_random('oracles'))
+            test_path_rule(work)
             test_damaged_tables(work)
         if 'bigendian' in only:
             test_bigendian(work, part_random('bigendian'))
