@@ -183,6 +183,38 @@ FAULTS = [
         'new': '\t\t\tb->err = -LINETAB_E_DATA;\n',
         'checks': ['oracles'],
     },
+    # The path rule (issue 26 item 6): paths compared whole, by the
+    # documented rule, not by file name.
+    {
+        'name': 'modlines-v5-comp-dir-not-joined',
+        'what': 'the module loader leaves a DWARF 5 relative directory '
+                'unjoined to directory 0 (the compilation directory)',
+        'file': 'hosttool/modlines.c',
+        'old': '\t\tcomp = d && s->idirs ? s->dirs[0] : NULL;\n',
+        'new': '\t\tcomp = NULL;\n',
+        'checks': ['oracles', 'generated-quick'],
+    },
+    {
+        'name': 'modlines-file-name-only',
+        'what': 'the module loader drops the directory: a file name alone '
+                '(what a compare by file name lets through)',
+        'file': 'hosttool/modlines.c',
+        'old': '\tif (ml_join(s->tmp, MODLINES_PATH_MAX, comp, dir, '
+               's->files[i].name))\n',
+        'new': '\tdir = NULL;\n\tcomp = NULL;\n'
+               '\tif (ml_join(s->tmp, MODLINES_PATH_MAX, comp, dir, '
+               's->files[i].name))\n',
+        'checks': ['generated-quick', 'oracles'],
+    },
+    {
+        'name': 'usr-include-taken-for-a-kernel',
+        'what': 'lineloc takes /usr/include/linux for a kernel tree: a user '
+                'program\'s compilation directory stripped',
+        'file': 'hosttool/tables.c',
+        'old': '\t\tif (!m || (m - s >= 5 && !strncmp(m - 5, "/usr/", 5)))\n',
+        'new': '\t\tif (!m)\n',
+        'checks': ['oracles'],
+    },
     # Kernel faults (tree 'kernel'): one arm kernel, built incrementally,
     # serves all three (arm's judge takes the frame after exception entry
     # as the interrupted pc, and its kernel is Thumb-2).
