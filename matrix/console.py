@@ -60,7 +60,7 @@ KUNIT_SUITE = 'kallsyms_line_loc'
 # kernel/module/lines_test.c: the resolver and the load-time table
 KUNIT_MODULE_SUITE = 'module_line_locations'
 COSTS = re.compile(r'kallsyms costs: lookup_name (\d+) ns, on_each_symbol walk (\d+) us, '
-                   r'sprint_backtrace (\d+) ns')
+                   r'sprint_backtrace (\d+) ns, line lookup (\d+) ns')
 MEMORY = re.compile(r'Memory: (\d+)K/(\d+)K available \((\d+)K kernel code, (\d+)K rwdata, '
                     r'(\d+)K rodata, (\d+)K init')
 # -- the hardened configuration (make matrix-hardened)

@@ -25,6 +25,7 @@ ROWS = [
     ('kallsyms_lookup_name()', lambda f: f.get('lookup_name_ns'), 'ns'),
     ('kallsyms_on_each_symbol() walk', lambda f: f.get('on_each_symbol_us'), 'us'),
     ('sprint_backtrace()', lambda f: f.get('sprint_backtrace_ns'), 'ns'),
+    ('kallsyms_line_loc_lookup()', lambda f: f.get('line_lookup_ns'), 'ns'),
     ('read /proc/kallsyms', lambda f: f.get('proc_kallsyms_read_us'), 'us'),
     ('line tables (lineloc --table-size)', lambda f: f.get('table_bytes'), 'bytes'),
 ]

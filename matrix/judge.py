@@ -738,7 +738,7 @@ def judge_common(cell, lines, a, figures):
         m = COSTS.search(l)
         if m:
             figures['lookup_name_ns'], figures['on_each_symbol_us'], \
-                figures['sprint_backtrace_ns'] = map(int, m.groups())
+                figures['sprint_backtrace_ns'], figures['line_lookup_ns'] = map(int, m.groups())
         m = MEMORY.search(l)
         if m:
             figures['memory_available_k'], figures['memory_total_k'] = int(m.group(1)), int(m.group(2))
