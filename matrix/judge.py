@@ -571,7 +571,8 @@ def judge_linesize(cell, man, seen, a):
 def judge_variants(cell, lines, a, figures, syms=None):
     """Each load-time variant of the module (qemu/variants.py) loads and
     unloads; a corruption the generator marks invalid warns, once, naming
-    the section and offset, and keeps no table; any other keeps its table
+    the section and offset the manifest gives (where it gives them), and
+    keeps no table; any other keeps its table
     with no warning or warns once with none; the stripped module keeps its
     table.  Nothing crashes."""
     if not a.variants:
@@ -598,8 +599,16 @@ def judge_variants(cell, lines, a, figures, syms=None):
         warns = [l for l in seg if WARN_NO_LINES.match(l)]
         crash = [l for l in seg if CRASH.search(l)]
         has = size.isdigit() and int(size) > 0
+        where = ''
         if v['expect'] == 'warn':
             ok = not has and len(warns) == 1
+            # the warning names the section and offset the variant broke,
+            # where the manifest can say (else null: truncate, flip)
+            if ok and v.get('section') is not None:
+                m = WARN_NO_LINES.match(warns[0])
+                ok = (m.group(1), int(m.group(2), 16)) == (v['section'], v['offset'])
+                where = ', names %s+%s, not %s+%#x' % (m.group(1), m.group(2),
+                                                       v['section'], v['offset'])
         elif v['expect'] == 'lines':
             ok = has and not warns
         else:
@@ -608,10 +617,10 @@ def judge_variants(cell, lines, a, figures, syms=None):
         counts['lines'] += has
         counts['warned'] += len(warns) == 1
         if not ok:
-            bad.append('%s (%s, expect %s): loaded %s, linesize %r, %d warnings%s%s' % (
+            bad.append('%s (%s, expect %s): loaded %s, linesize %r, %d warnings%s%s%s' % (
                 v['file'], v['what'], v['expect'], loaded, size, len(warns),
                 ', unloaded' if unloaded else ', not unloaded',
-                ', ' + crash[0] if crash else ''))
+                ', ' + crash[0] if crash else '', where))
     judge_linesize(cell, man, seen, a)
     figures['module_variants'] = dict(counts, total=len(man['variants']))
     cell.check('module variants: %d load as specified (seed %s)' % (

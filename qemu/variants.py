@@ -12,7 +12,11 @@ writes DIR/lltest-min.ko (objcopy --strip-debug, keeping .debug_line and
 corruption of lltest-min.ko, and DIR/variants.json: for each file its
 kind, what was changed where, and "expect": "warn" where the change makes
 the section invalid for certain (the kernel must warn), "any" where either
-outcome is right.  The same seed gives the same files: the seed is printed.
+outcome is right.  A "warn" corruption also names the "section" and
+"offset" its warning must name: the field it broke (a relocation: its
+entry; a relocation section cut short: its new end); a kind whose first
+fault the decoder meets cannot be told from the change (truncate, flip)
+has null there.  The same seed gives the same files: the seed is printed.
 
 With --dwarf SPEC=KO... (the module built again with other line-table
 versions: gccN written by gcc, gasN by gas), each is copied to
@@ -104,7 +108,8 @@ def hdr_field(version, name):
 
 
 def mutate(elf, kind, rnd):
-    """Apply one corruption; return (what, expect)."""
+    """Apply one corruption; return (what, expect, section, offset): where
+    the kernel's warning must point, or None, None."""
     d = elf.data
     line = elf.find('.debug_line')
     rel = elf.rel_of(line)
@@ -114,28 +119,30 @@ def mutate(elf, kind, rnd):
     if kind == 'unit_length':
         v = rnd.choice([0xfffffff3, line['size'] * 4, 0x7fffffff])
         struct.pack_into('<I', d, at, v)
-        return 'unit at %#x: unit_length %#x' % (u, v), 'warn'
+        return 'unit at %#x: unit_length %#x' % (u, v), 'warn', '.debug_line', u
     if kind == 'version':
         v = rnd.choice([0, 1, 6, 0xffff])
         struct.pack_into('<H', d, at + 4, v)
-        return 'unit at %#x: version %d' % (u, v), 'warn'
+        return 'unit at %#x: version %d' % (u, v), 'warn', '.debug_line', u + 4
     if kind == 'header_length':
         v = rnd.choice([0xffffff, line['size'] + 1])
         struct.pack_into('<I', d, at + hdr_field(ver, 'header_length'), v)
-        return 'unit at %#x: header_length %#x' % (u, v), 'warn'
+        return ('unit at %#x: header_length %#x' % (u, v), 'warn', '.debug_line',
+                u + hdr_field(ver, 'header_length'))
     if kind in ('line_range', 'opcode_base'):
         d[at + hdr_field(ver, kind)] = 0
-        return 'unit at %#x: %s 0' % (u, kind), 'warn'
+        return 'unit at %#x: %s 0' % (u, kind), 'warn', '.debug_line', u + hdr_field(ver, kind)
     if kind == 'truncate':
         size = rnd.randrange(1, line['size'])
         elf.set_size(line, size)
-        return '.debug_line cut to %#x of %#x bytes' % (size, line['size']), 'any'
+        return '.debug_line cut to %#x of %#x bytes' % (size, line['size']), 'any', None, None
     if kind == 'flip':
         n = rnd.randrange(1, 9)
         spots = sorted(rnd.randrange(line['size']) for _ in range(n))
         for p in spots:
             d[line['offset'] + p] ^= 1 << rnd.randrange(8)
-        return '%d bits flipped at %s' % (n, ','.join('%#x' % p for p in spots)), 'any'
+        return ('%d bits flipped at %s' % (n, ','.join('%#x' % p for p in spots)), 'any',
+                None, None)
     esz = (24 if rel['type'] == 4 else 16) if elf.is64 else (12 if rel['type'] == 4 else 8)
     n = rel['size'] // esz
     i = rnd.randrange(n)
@@ -146,25 +153,30 @@ def mutate(elf, kind, rnd):
         t = 0x7e
         info = (info & ~0xffffffff) | t if elf.is64 else (info & ~0xff) | t
         d[info_at:info_at + w] = info.to_bytes(w, 'little')
-        return '%s entry %d: type %#x' % (rel['sname'], i, t), 'warn'
+        return '%s entry %d: type %#x' % (rel['sname'], i, t), 'warn', rel['sname'], i * esz
     if kind == 'rel_offset':
         v = line['size'] + rnd.randrange(0, 64)
         d[at:at + w] = v.to_bytes(w, 'little')
-        return '%s entry %d: offset %#x past the section' % (rel['sname'], i, v), 'warn'
+        return ('%s entry %d: offset %#x past the section' % (rel['sname'], i, v), 'warn',
+                rel['sname'], i * esz)
     if kind == 'rel_symbol':
         sym = 0xfffff0
         info = (info & 0xffffffff) | (sym << 32) if elf.is64 else (info & 0xff) | (sym << 8)
         d[info_at:info_at + w] = info.to_bytes(w, 'little')
-        return '%s entry %d: symbol %#x' % (rel['sname'], i, sym), 'warn'
+        return '%s entry %d: symbol %#x' % (rel['sname'], i, sym), 'warn', rel['sname'], i * esz
     if kind == 'rel_size':
-        elf.set_size(rel, rel['size'] - rnd.randrange(1, esz))
-        return '%s: size not a multiple of its entries' % rel['sname'], 'warn'
+        size = rel['size'] - rnd.randrange(1, esz)
+        elf.set_size(rel, size)
+        return ('%s: size %#x not a multiple of its entries' % (rel['sname'], size), 'warn',
+                rel['sname'], size)
     if kind == 'rel_order':
         j = rnd.randrange(n - 1)
         a, b = rel['offset'] + j * esz, rel['offset'] + (j + 1) * esz
         ea, eb = bytes(d[a:a + esz]), bytes(d[b:b + esz])
         d[a:a + esz], d[b:b + esz] = eb, ea
-        return '%s entries %d and %d swapped' % (rel['sname'], j, j + 1), 'warn'
+        # the first entry out of order is the second of the two
+        return ('%s entries %d and %d swapped' % (rel['sname'], j, j + 1), 'warn',
+                rel['sname'], (j + 1) * esz)
     raise ValueError(kind)
 
 
@@ -195,7 +207,8 @@ def main():
     base = open(mini, 'rb').read()
     manifest = [{'file': 'lltest-min.ko', 'kind': 'stripped', 'what':
                  'objcopy --strip-debug --keep-section=.debug_line '
-                 '--keep-section=.debug_line_str', 'expect': 'lines'}]
+                 '--keep-section=.debug_line_str', 'expect': 'lines',
+                 'section': None, 'offset': None}]
     # CONFIG_DEBUG_INFO_COMPRESSED's form: the loader does not inflate it
     p = subprocess.run([a.objcopy, '--compress-debug-sections=zlib', mini,
                         os.path.join(a.out, 'lltest-zlib.ko')], capture_output=True, text=True)
@@ -204,18 +217,19 @@ def main():
         return 1
     manifest.append({'file': 'lltest-zlib.ko', 'kind': 'compressed', 'what':
                      'objcopy --compress-debug-sections=zlib (SHF_COMPRESSED)',
-                     'expect': 'warn'})
+                     'expect': 'warn', 'section': '.debug_line', 'offset': 0})
     print('variants.py: seed %d, %d corruptions of %s (%d bytes)' % (
         a.seed, a.count, os.path.basename(mini), len(base)))
     for i in range(a.count):
         kind = KINDS[i % len(KINDS)]
         rnd = random.Random('%d-%d' % (a.seed, i))
         elf = Elf(bytearray(base))
-        what, expect = mutate(elf, kind, rnd)
+        what, expect, section, offset = mutate(elf, kind, rnd)
         name = 'm%02d.ko' % i
         with open(os.path.join(a.out, name), 'wb') as f:
             f.write(elf.data)
-        manifest.append({'file': name, 'kind': kind, 'what': what, 'expect': expect})
+        manifest.append({'file': name, 'kind': kind, 'what': what, 'expect': expect,
+                         'section': section, 'offset': offset})
     dwarf = []
     if a.dwarf:
         os.makedirs(os.path.join(a.out, 'dwarf'))
