@@ -40,6 +40,9 @@ CHECKS = {
     # DWARF 5 entry forms vs llvm-dwarfdump, big-endian objects vs the
     # cross addr2line, damaged compact tables (issue 26 item 6)
     'oracles': LLTEST + ' oracles',
+    # the host-tool suite whole, as make test runs it: what every host
+    # fault must turn red under MUTATION_WHOLE=1 (tests/mutation/run.py)
+    'hosttool': 'make --no-print-directory test-hosttool HT_PARTS=tools',
 }
 
 FAULTS = [
