@@ -178,7 +178,7 @@ HT_CELLS	= $(if $(or $(filter $(HT_KERNEL_PARTS),$(HT_PARTS)),$(if $(HT_PARTS),,
 test-hosttool: hosttool/lineloc hosttool/lineloc-i686 $(HT_BE) $(HT_CELLS)
 	tests/hosttool/run.sh $(HT_PARTS)
 
-bench-hosttool: hosttool/lineloc
+bench-hosttool: hosttool/lineloc hosttool/lineloc-i686
 	tests/hosttool/bench.sh
 
 fuzz-hosttool: $(HT_FUZZ)
