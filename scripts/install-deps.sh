@@ -12,7 +12,7 @@ set -eu
 host=$(dpkg --print-architecture)
 # what both hosts need for make test-hosttool
 HOSTTOOL="
-	make gcc libc6-dev git perl python3 python3-pyelftools
+	make gcc libc6-dev git perl python3 python3-pyelftools python3-pyflakes
 	libelf-dev zlib1g-dev xz-utils
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi libc6-dev-armel-cross

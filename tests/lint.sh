@@ -1,6 +1,6 @@
 #!/bin/bash
-# Lint what the repo holds: shell scripts (shellcheck), the judge and report
-# (python compile), the workflows (yamllint, and shellcheck on every run:
+# Lint what the repo holds: shell scripts (shellcheck), every Python file
+# (pyflakes), the workflows (yamllint, and shellcheck on every run:
 # step), and the series bookkeeping (series/series lists exactly the patches
 # present; each patch is signed off and checkpatch --strict clean).
 set -uo pipefail
@@ -15,9 +15,12 @@ for f in "${shells[@]}"; do
 	[ -f "$f" ] || continue
 	if out=$(shellcheck -x -P SCRIPTDIR "$f" 2>&1); then ok "shellcheck $f"; else bad "shellcheck $f"; echo "$out" | head -20; fi
 done
-for f in matrix/*.py qemu/*.py tests/*.py tests/judge/*.py tests/hosttool/*.py tests/mutation/*.py; do
+# every tracked Python file: pyflakes (Debian's, with Debian's python)
+# finds what py_compile does not: undefined and unused names
+mapfile -t pys < <(git ls-files '*.py')
+for f in "${pys[@]}"; do
 	[ -f "$f" ] || continue
-	if python3 -m py_compile "$f"; then ok "py_compile $f"; else bad "py_compile $f"; fi
+	if out=$(/usr/bin/python3 -m pyflakes "$f" 2>&1); then ok "pyflakes $f"; else bad "pyflakes $f"; echo "$out" | head -10; fi
 done
 
 for f in .github/workflows/*.yml; do

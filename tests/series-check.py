@@ -25,7 +25,7 @@ def say(ok, what):
 
 def added_files(patch):
     """New files of a git patch: {path: content}."""
-    out, cur, lines = {}, None, []
+    out = {}
     text = open(patch, errors='replace').read()
     for block in re.split(r'^diff --git ', text, flags=re.M)[1:]:
         m = re.match(r'a/(\S+) b/\S+\nnew file mode', block)
