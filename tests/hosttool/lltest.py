@@ -750,7 +750,10 @@ def loader_rule(obj):
             td = tdirs[di] if (v5 or di) and di is not None and \
                 di < len(tdirs) and tdirs[di] is not None else ''
             table = os.path.normpath(os.path.join(td, name))
-            whole = os.path.normpath(os.path.join(comp or '', table))
+            # DWARF 5's table already holds directory 0, the compilation
+            # directory, which may itself be relative (Debian's builds map
+            # it to debian/build/...): joining it again would name it twice
+            whole = table if v5 else os.path.normpath(os.path.join(comp or '', table))
             entries.append((whole, table))
     found = [kernel_root(d) for t, _ in dirs_of for d in t if d]
     kernel = any(r is not None for r in found)
