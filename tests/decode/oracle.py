@@ -14,8 +14,9 @@ was given), or "" if none.
 
 The rule (the series' scripts/decode_stacktrace.sh, patch 13): every frame
 is looked up at the address it names, sym+off with sym the first t/T
-symbol of that name in nm's listing (not told apart by /size; on a
-Thumb-2 kernel its value carries the Thumb bit: sym+off+1), as is: a return address too (the script does not
+symbol of that name in the target nm's listing (not told apart by /size;
+the target's nm gives a Thumb function's address without the Thumb bit:
+patch 15), as is: a return address too (the script does not
 look up the call at address - 1); the first line addr2line -i prints is
 the line-table row of that address.  So each decoded frame must equal the
 oracle at that address, whatever the frame's kind: llvm-symbolizer on
@@ -62,6 +63,11 @@ LOCATED_LINE = re.compile(r'\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$')
 DECODED = re.compile(r' \(([^ ()]+):(\d+)[ )]')
 
 
+# as run.sh's awk filter: the first 100 "at" lines of the log
+AT_LINE = re.compile(r'lltest: at [0-9a-f]+ ')
+AT_LINES = 100
+
+
 def norm(loc, src):
     """path:line, the path normalised and SRC/ stripped; None stays."""
     if not loc or loc.startswith('??'):
@@ -87,10 +93,10 @@ def symbolize(obj, addrs):
     return p.stdout.splitlines()
 
 
-def nm_first(obj):
-    """{name: value} of the first t/T symbol of each name in nm's listing
-    of @obj: the symbol decode_stacktrace.sh takes (nm | awk ... exit)."""
-    out = subprocess.run(['nm', obj], capture_output=True, text=True).stdout
+def nm_first(obj, nm):
+    """{name: value} of the first t/T symbol of each name in @nm's listing
+    of @obj: the symbol decode_stacktrace.sh takes (${NM} | awk ... exit)."""
+    out = subprocess.run([nm, obj], capture_output=True, text=True).stdout
     first = {}
     for line in out.splitlines():
         p = line.split()
@@ -109,6 +115,9 @@ def main(argv):
     fed = open(fin).read().splitlines()
     out = open(fout).read().splitlines()
     idx = [i for i, l in enumerate(lines) if LOCATED_LINE.search(l)]
+    # run.sh feeds the first AT_LINES of textlocs' "lltest: at" lines only
+    at = [i for i in idx if AT_LINE.search(lines[i])]
+    idx = [i for i in idx if i not in set(at[AT_LINES:])]
     if [lines[i] for i in idx] != fed:
         print('0 0 0 0 0 0 0 0 | %s is not console.py located of %s' % (fin, log))
         return 0
@@ -138,7 +147,7 @@ def main(argv):
         printed = LOCATED.search(lines[i])
         printed = '%s:%s' % (printed.group(5), printed.group(6))
         frames.append([i, m, exact, got, printed, None, None])
-    first = nm_first(vmlinux)
+    first = nm_first(vmlinux, pre + 'nm')
     vm = [f for f in frames if f[1] is not None and not f[1].group(4)]
     script, asis, call = [], [], []
     for f in vm:
