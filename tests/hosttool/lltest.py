@@ -1918,35 +1918,19 @@ def test_linetab(work):
            % env['HT_LT_FUZZ_RUNS'], '%s inputs' % m.group(1) if m else out[-800:])
 
 
-def test_bigendian(work, rnd):
-    """lineloc built for a big-endian host (s390x, run under
-    qemu-s390x-static) prints the same bytes as the native one: --rows,
-    --stats, -e and the compact tables, on the matrix's kernels and
-    modules (both byte orders of reader and file meet) and on Debian's
-    vmlinux."""
-    print('== big-endian host (s390x under qemu-s390x-static)', flush=True)
+def be_qemu(what):
+    """qemu-s390x-static, or None after a skip naming @what."""
     qemu = shutil.which('qemu-s390x-static')
     if not qemu or not os.path.exists(LLBE):
-        skip('big-endian host', 'no qemu-s390x-static or no ' + LLBE)
-        return
-    files = []
-    build = os.environ.get('BUILD') or 'build'
-    for arch, _ in MATRIX:
-        d = os.path.join(TOP, build, arch, 'variant-on')
-        files += [(arch + ' vmlinux', os.path.join(d, 'vmlinux')),
-                  (arch + ' lltest.ko', os.path.join(d, 'lltest.ko'))]
-    root, vm = debian_tree()
-    if root:
-        files.append(('Debian vmlinux', vm))
-    # the generated part's objects: every toolchain and line-table version,
-    # DWARF64, zlib-compressed sections (the s390x build has zlib too)
-    for root, tc, cc, flags, opt, objs in BUILDS:
-        for o in (objs[1], objs[2]):
-            files.append(('%s %s' % (os.path.basename(root) + '/' +
-                                     os.path.dirname(o), os.path.basename(o)),
-                          os.path.join(root, o)))
-    if not BUILDS:
-        skip('s390x == x86_64: generated objects', 'run with the generated part')
+        skip(what, 'no qemu-s390x-static or no ' + LLBE)
+        return None
+    return qemu
+
+
+def be_compare(qemu, files, rnd):
+    """lineloc for s390x prints what the native one does on each of @files
+    ((label, path)): --rows, --stats, and for a linked file -e and, of a
+    kernel, the compact tables."""
     for name, f in files:
         if not os.path.exists(f):
             skip('s390x == x86_64: ' + name, 'no ' + f)
@@ -1973,6 +1957,46 @@ def test_bigendian(work, rnd):
                    '%d bytes identical' % len(a.stdout) if ok else
                    'outputs differ (%d vs %d bytes, exit %d vs %d)' %
                    (len(a.stdout), len(b.stdout), a.returncode, b.returncode))
+
+
+def test_bigendian(work, rnd):
+    """lineloc built for a big-endian host (s390x, run under
+    qemu-s390x-static) prints the same bytes as the native one on the
+    matrix's kernels and modules (both byte orders of reader and file
+    meet) and on Debian's vmlinux."""
+    print('== big-endian host (s390x under qemu-s390x-static)', flush=True)
+    qemu = be_qemu('big-endian host')
+    if not qemu:
+        return
+    files = []
+    build = os.environ.get('BUILD') or 'build'
+    for arch, _ in MATRIX:
+        d = os.path.join(TOP, build, arch, 'variant-on')
+        files += [(arch + ' vmlinux', os.path.join(d, 'vmlinux')),
+                  (arch + ' lltest.ko', os.path.join(d, 'lltest.ko'))]
+    root, vm = debian_tree()
+    if root:
+        files.append(('Debian vmlinux', vm))
+    be_compare(qemu, files, rnd)
+
+
+def test_bigendian_generated(rnd):
+    """The same on the generated part's objects, in that part: every
+    toolchain and line-table version, DWARF64, zlib-compressed sections
+    (the s390x build has zlib too)."""
+    print('== big-endian host: the generated objects', flush=True)
+    qemu = be_qemu('big-endian host: generated objects')
+    if not qemu:
+        return
+    files = []
+    for root, tc, cc, flags, opt, objs in BUILDS:
+        for o in (objs[1], objs[2]):
+            files.append(('%s %s' % (os.path.basename(root) + '/' +
+                                     os.path.dirname(o), os.path.basename(o)),
+                          os.path.join(root, o)))
+    result(bool(files), 'big-endian host: the generated part built objects to compare',
+           '%d objects' % len(files))
+    be_compare(qemu, files, rnd)
 
 
 # scripts/link-vmlinux.sh's kallsyms(): the option each config symbol adds
@@ -2624,6 +2648,7 @@ def main():
             test_mutants(work, mutant_seed())
         if 'generated' in only:
             test_generated(work, part_random('generated'))
+            test_bigendian_generated(part_random('generated-s390x'))
         if 'debian' in only:
             test_debian(work, part_random('debian'))
         if 'matrix' in only:
