@@ -57,7 +57,9 @@ stamp=$( { cat "$frag"; git -C "$SRC" rev-parse HEAD 2>/dev/null; } | sha1sum | 
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.lineloc-config" 2>/dev/null)" != "$stamp" ]; then
 	log "configuring: tinyconfig + common.config + $ARCH_NAME.arch (DWARF ${DWARF:-5})"
 	kmake -s tinyconfig >/dev/null
-	vrun "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$frag" >/dev/null
+	# in the build folder: merge_config.sh makes its temporary files in
+	# the current one, which a killed run would leave in the clone
+	(cd "$OBJ" && vrun "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$frag" >/dev/null)
 	kmake -s olddefconfig >/dev/null
 	missing=
 	while IFS= read -r line; do
