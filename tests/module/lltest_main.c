@@ -216,6 +216,13 @@ static const struct file_operations lltest_fops = {
 	.write = lltest_write,
 };
 
+/*
+ * loc prints "lltest: loc <symbol> (<path:line>)"; at prints the address
+ * first, "lltest: at <hex> <symbol> (<path:line>)": the init writes seeded
+ * addresses of the kernel's text there, and the judge asks llvm-symbolizer
+ * about each, so the linked table is checked whole.  The file's data says
+ * which (NULL: loc).
+ */
 static ssize_t lltest_loc_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
 {
@@ -224,35 +231,17 @@ static ssize_t lltest_loc_write(struct file *file, const char __user *buf,
 
 	if (ret)
 		return ret;
-	pr_info("loc %pSl\n", (void *)addr);
+	if (file->private_data)
+		pr_info("at %lx %pSl\n", addr, (void *)addr);
+	else
+		pr_info("loc %pSl\n", (void *)addr);
 	return count;
 }
 
 static const struct file_operations lltest_loc_fops = {
 	.owner = THIS_MODULE,
+	.open = simple_open,
 	.write = lltest_loc_write,
-};
-
-/*
- * The same with the address first, "lltest: at <hex> <symbol> (<path:line>)":
- * the init writes seeded addresses of the kernel's text here, and the judge
- * asks llvm-symbolizer about each, so the linked table is checked whole.
- */
-static ssize_t lltest_at_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	unsigned long addr;
-	int ret = kstrtoul_from_user(buf, count, 16, &addr);
-
-	if (ret)
-		return ret;
-	pr_info("at %lx %pSl\n", addr, (void *)addr);
-	return count;
-}
-
-static const struct file_operations lltest_at_fops = {
-	.owner = THIS_MODULE,
-	.write = lltest_at_write,
 };
 
 static bool init_warn;
@@ -283,7 +272,7 @@ static int __init lltest_init(void)
 		debugfs_create_file(lltest_names[k], 0200, lltest_dir,
 				    (void *)k, &lltest_fops);
 	debugfs_create_file("loc", 0200, lltest_dir, NULL, &lltest_loc_fops);
-	debugfs_create_file("at", 0200, lltest_dir, NULL, &lltest_at_fops);
+	debugfs_create_file("at", 0200, lltest_dir, (void *)1, &lltest_loc_fops);
 	debugfs_create_file("loc_init", 0200, lltest_dir, NULL,
 			    &lltest_loc_init_fops);
 	if (init_warn) {
