@@ -2,8 +2,8 @@
 /*
  * dwarf_line.h - decoder for DWARF .debug_line line-number programs
  *
- * One self-contained unit shared by the host tool (hosttool/lineloc), its
- * fuzz target and, later, the kernel's module loader: no allocation, no
+ * One self-contained unit shared by lineloc, its fuzz target and the
+ * kernel's module loader: no allocation, no
  * global state, no libc.  The caller owns every buffer; rows and file
  * entries are handed to callbacks.  Errors are negative DWL_E* codes, with
  * the offending .debug_line offset (and a value, where one helps) left in

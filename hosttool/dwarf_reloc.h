@@ -2,7 +2,7 @@
 /*
  * dwarf_reloc.h - the relocations of a relocatable object's debug section
  *
- * One small resolver shared by lineloc (hosttool), its fuzz target and the
+ * One small resolver shared by lineloc, its fuzz target and the
  * kernel's module loader (kernel/module/lines.c).  It accepts only what a
  * debug section needs: absolute data relocations of the four machines the
  * project builds for (x86_64 R_X86_64_64/32/32S, i386 R_386_32, arm

@@ -2,7 +2,7 @@
 /*
  * kernel_lines.h - the container of vmlinux's line tables
  *
- * Written by lineloc --kernel-table (hosttool/modes.c), linked into
+ * Written by lineloc --kernel-table (modes.c), linked into
  * vmlinux by scripts/link-vmlinux.sh and read by kernel/kallsyms_lines.c:
  * keep the three in step.  Eight little-endian 32-bit words, then the
  * table (linetab.h), at a multiple of 8 bytes from the start:

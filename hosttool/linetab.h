@@ -11,7 +11,7 @@
  * against the last line of the same file) and the address delta are coded
  * with canonical prefix codes, one per context, that the table carries
  * itself (built by the encoder for this table's rows).
- * The byte layout is described in hosttool/README.md.
+ * The byte layout is what linetab_enc.c writes and linetab_dec.c reads.
  *
  * The decoder (linetab_dec.c) is shared by the kernel and user space: no
  * allocation, no global state, no libc, and every read is checked against
