@@ -26,6 +26,10 @@ INIT = 'lltest-init: '
 SUCCESS = INIT + 'ALL DONE'
 KALLSYMS_BEGIN, KALLSYMS_END = INIT + 'begin /proc/kallsyms', INIT + 'end /proc/kallsyms'
 READ_KALLSYMS = re.compile(r'^lltest-init: read /proc/kallsyms: (\d+) bytes, (\d+) lines in (\d+) us')
+# a module's line table refused at load: "<mod>: <section>+<offset>: ...: no line locations"
+WARN_NO_LINES = re.compile(r'^(?:\[[ \d.]+\] )?lltest: (\S+)\+(0x[0-9a-f]+): .*: no line locations$')
+# what no variant load may print
+CRASH = re.compile(r'(\bOops\b|\bBUG:|KASAN|kernel BUG|Unable to handle|Internal error)')
 # lltest's at file: "lltest: at <hex> <frame>[ (<path:line>)]"; the plan's
 # textlocs step writes the addresses (qemu/init/init.c)
 AT = re.compile(r'^lltest: at ([0-9a-f]+) ')
@@ -44,6 +48,8 @@ INNER_TIMESTAMP = re.compile(r'\[\s*\d+\.\d+\].*$')
 FRAME = re.compile(r'([A-Za-z_.$][\w.$]*)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[(\w+)\])?')
 # A frame with its source location: sym+0xoff/0xsize [module] (path:line)
 LOCATED = re.compile(FRAME.pattern + r' \(([^()\s]+):(\d+)\)')
+# lltest's loc file: "lltest: loc <frame>[ (<path:line>)]"
+LOC = re.compile(r'^lltest: loc ' + FRAME.pattern)
 WARNING = re.compile(r'WARNING: CPU: \d+ PID: \d+ at (\S+):(\d+) ' + FRAME.pattern)
 # x86 "Oops: 0002 [#1]", arm64 "Internal error: Oops: ... [#1]", arm
 # "Internal error: Oops: 805 [#1]" or, for a domain fault, "Internal error: : 81b [#1]".

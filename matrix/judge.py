@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 import cell as cells
-from console import (AT, TEXTLOCS_STEP, INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
+from console import (AT, CRASH, LOC, TEXTLOCS_STEP, WARN_NO_LINES, INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
                      TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, KUNIT_MODULE_SUITE, COSTS,
                      MEMORY, READ_KALLSYMS, ARMED, CYCLE, CYCLE_READER, HOLD, RACE, RCU_STALL,
                      fault_pc, kallsyms_listing, kunit_results, read, splats, trace_frames)
@@ -271,7 +271,6 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
                    '%s+%#x printed %s, marker %s' % (sym, off, got or 'no location', want))
 
 
-LOC = re.compile(r'^lltest: loc ' + FRAME.pattern)
 
 
 def judge_loc(cell, lines, a, syms):
@@ -536,8 +535,6 @@ def judge_module_frames(cell, lines, a, oracle, syms, figures):
                    after[0])
 
 
-WARN_NO_LINES = re.compile(r'^(?:\[[ \d.]+\] )?lltest: (\S+)\+(0x[0-9a-f]+): .*: no line locations$')
-CRASH = re.compile(r'(\bOops\b|\bBUG:|KASAN|kernel BUG|Unable to handle|Internal error)')
 
 
 TABLE_SIZE = re.compile(r'module table: .*?(\d+) \+ (\d+) bytes \(core \+ init\)')

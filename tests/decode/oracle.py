@@ -55,8 +55,8 @@ import sys
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
-from console import AT, FRAME, LOCATED, read, trace_frames  # noqa: E402
-from judge import LOC, Oracle, Symbols, variant_segments  # noqa: E402
+from console import AT, FRAME, LOC, LOCATED, read, trace_frames  # noqa: E402
+from judge import Oracle, Symbols, variant_segments  # noqa: E402
 
 # what console.py located selects, and the first location of a decoded line
 LOCATED_LINE = re.compile(r'\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$')
