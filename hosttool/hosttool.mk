@@ -55,7 +55,7 @@ HT_I686_ZLIB	:= $(call ht_zlib,$(HT_I686_CC),i386,i386-linux-gnu)
 HT_S390X_ZLIB	:= $(call ht_zlib,$(HT_S390X_CC),s390x,s390x-linux-gnu)
 
 .PHONY: hosttool hosttool-i686 hosttool-s390x test-hosttool bench-hosttool fuzz-hosttool \
-	clean-hosttool test-linetab fuzz-linetab fuzz-modlines fuzz-modlines-runs \
+	test-libdw bench-libdw clean-hosttool test-linetab fuzz-linetab fuzz-modlines fuzz-modlines-runs \
 	fuzz fuzz-runs fuzz-targets
 
 hosttool: hosttool/lineloc hosttool/linetab
@@ -181,11 +181,24 @@ test-hosttool: hosttool/lineloc hosttool/lineloc-i686 $(HT_BE) $(HT_CELLS)
 bench-hosttool: hosttool/lineloc hosttool/lineloc-i686
 	tests/hosttool/bench.sh
 
+# A third oracle and a benchmark: the rows lineloc keeps, read through
+# elfutils' libdw (libdw-dev; tests/libdw/dwrows.c, none of lineloc's code).
+tests/libdw/dwrows: tests/libdw/dwrows.c hosttool/hosttool.mk
+	$(HT_HOSTCC) $(HT_CFLAGS) -o $@ tests/libdw/dwrows.c -ldw -lelf
+
+# The matrix's kernels (ARCHES; those not built are skipped) and Debian's.
+test-libdw: hosttool/lineloc tests/libdw/dwrows
+	tests/libdw/compare.sh
+
+bench-libdw: hosttool/lineloc tests/libdw/dwrows
+	/usr/bin/python3 tests/libdw/bench.py
+
 fuzz-hosttool: $(HT_FUZZ)
 	tests/hosttool/fuzz.sh $${HT_FUZZ_SECONDS:-$${FUZZ_SECONDS:-600}}
 
 clean-hosttool:
 	rm -f hosttool/lineloc hosttool/lineloc-i686 hosttool/lineloc-s390x $(HT_FUZZ) \
-		hosttool/linetab $(HT_FUZZ_LT) $(HT_FUZZ_ML) $(HT_FUZZ_LL)
+		hosttool/linetab $(HT_FUZZ_LT) $(HT_FUZZ_ML) $(HT_FUZZ_LL) \
+		tests/libdw/dwrows
 	rm -rf hosttool/fuzz/corpus-run hosttool/fuzz/corpus_*-run \
 		hosttool/fuzz/artifacts

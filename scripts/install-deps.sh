@@ -4,7 +4,7 @@
 # user with sudo.  What is installed follows the host's Debian architecture
 # (dpkg --print-architecture):
 #   amd64  everything (the matrix, the host tools for i686 and s390x, the
-#          32-bit userland of the host-32 suite);
+#          32-bit userland of the host-32 suite, libdw for tests/libdw);
 #   i386   the host-tool suite only (the workflow's host-32 job, and the
 #          userland that tests/host32/run.sh makes with debootstrap).
 set -eu
@@ -21,7 +21,7 @@ HOSTTOOL="
 case $host in
 amd64)
 	PKGS="$HOSTTOOL
-	bc bison flex cpio kmod rsync libssl-dev
+	bc bison flex cpio kmod rsync libssl-dev libdw-dev
 	linux-source
 	gcc-i686-linux-gnu binutils-i686-linux-gnu libc6-dev-i386-cross
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross
