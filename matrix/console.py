@@ -102,7 +102,8 @@ ARMED = {'KASAN': re.compile(r'Kernel ?Address ?Sanitizer initialized', re.I),
          '2 CPUs': re.compile(r'smp: Brought up \d+ nodes?, 2 CPUs')}
 CYCLE = re.compile(r'^lltest-init: cycle (\S+): (\d+) loads and unloads in (\d+) ms')
 CYCLE_READER = re.compile(r'^lltest-init: cycle reader: (\d+) reads of /proc/kallsyms')
-HOLD = re.compile(r"lltest_race: held (\w+)'s line table across its unload: (.*)")
+HOLD = re.compile(r"lltest_race: held (\w+)'s (init )?line table across "
+                  r"(its unload|its init's end): (.*)")
 RACE = re.compile(r'lltest_race: (\d+) lookups, (\d+) located, (\d+) loads seen, cpu (-?\d+)')
 
 # What each LKDTM crash type must produce, whatever the arch.

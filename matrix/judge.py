@@ -818,10 +818,16 @@ def judge_hardened(cell, lines, a, figures):
     figures['rcu_stalls'] = sum(bool(RCU_STALL.search(l)) for l in lines)
     kasan = [x for x in found if x.startswith('kasan: ')]
     cell.check('hardened: no KASAN report', not kasan, '; '.join(kasan[:3]))
-    if plan_has(a.plan, 'insmod /lltest_race.ko hold=1'):
-        held = next((m for m in map(HOLD.search, lines) if m), None)
-        cell.check('races: an unload waits for a lookup holding the table',
-                   held and held.group(2).startswith('read 0x'),
+    # the holds: each table whose life ends, held across that end
+    for step, init, name in (('insmod /lltest_race.ko hold=1', False,
+                              'races: an unload waits for a lookup holding the table'),
+                             ('insmod /lltest_race.ko hold_init=1', True,
+                              "races: init's end waits for a lookup holding the init table")):
+        if not plan_has(a.plan, step):
+            continue
+        held = next((m for m in map(HOLD.search, lines) if m and bool(m.group(2)) == init),
+                    None)
+        cell.check(name, held and held.group(4).startswith('read 0x'),
                    held.group(0) if held else 'no lltest_race hold line')
     if not plan_has(a.plan, 'cycle '):
         return
@@ -868,12 +874,14 @@ def merge(out, paths, seconds):
     # A hardened boot may print no report that its baseline did not.
     base = {v: set(figures[v].get('splats', [])) for v, _, _ in parts
             if 'splats' in figures[v]}
-    if 'hardened-base' in base and 'hardened' in base:
-        new = sorted(base['hardened'] - base['hardened-base'])
-        cell.check('hardened: no report beyond hardened-base (KASAN, oops, lockdep, RCU, '
-                   'kmemleak)', not new,
+    for v in sorted(base):
+        if v == 'hardened-base' or 'hardened-base' not in base:
+            continue
+        new = sorted(base[v] - base['hardened-base'])
+        cell.check('%s: no report beyond hardened-base (KASAN, oops, lockdep, RCU, '
+                   'kmemleak)' % v, not new,
                    '%d reports, %d in the baseline%s' % (
-                       len(base['hardened']), len(base['hardened-base']),
+                       len(base[v]), len(base['hardened-base']),
                        '; new: ' + '; '.join(new[:4]) if new else ''))
     # Between off and on only when both were judged: a configuration that
     # stopped at a stage is red by its own result already.

@@ -18,18 +18,28 @@
  *
  * where "located" counts answers that carried a location.
  *
- * With hold=1 the kthread instead waits for the target to go live, takes
- * its core line table inside an RCU-sched read section, and keeps it there
- * until the target's unload has begun and half a second more; then it
- * reads the table and prints
+ * With hold=1 the kthread instead takes the target's core line table
+ * inside an RCU-sched read section once the target is live, and keeps it
+ * there until the target's unload has begun and half a second more; then
+ * it reads the table and prints
  *
  *   lltest_race: held lltest's line table across its unload: read 0xNN
  *
- * The unload must wait for that section before it frees the table: under
- * KASAN, a table freed too early makes the read a use-after-free report.
+ * With hold_init=1 it takes the init text's table while the target is
+ * coming, before its init runs, and keeps it until the loader has
+ * unpublished that table (the init text is being freed) and half a second
+ * more; then it reads it and prints
+ *
+ *   lltest_race: held lltest's init line table across its init's end: read 0xNN
+ *
+ * In both the notifier waits until the kthread holds the table, so the
+ * read section always spans the end of the table's life.  The loader must
+ * wait for that section before it frees the table: under KASAN, a table
+ * freed too early makes the read a use-after-free report.
  */
 #define pr_fmt(fmt) "lltest_race: " fmt
 
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kernel.h>
@@ -48,15 +58,22 @@ MODULE_PARM_DESC(cpu, "the CPU the lookups run on, if online");
 static bool hold;
 module_param(hold, bool, 0444);
 MODULE_PARM_DESC(hold, "hold the target's table across its unload");
+static bool hold_init;
+module_param(hold_init, bool, 0444);
+MODULE_PARM_DESC(hold_init, "hold the target's init table across its init's end");
 
 /* base and size of the target's core text, then of its init text */
 static unsigned long race_base[2], race_size[2];
 static atomic_t race_loads = ATOMIC_INIT(0);
 static unsigned long race_lookups, race_located;
 static struct task_struct *race_task;
-/* hold=1: the target once live, and whether its unload has begun */
+/*
+ * hold=1 or hold_init=1: the target once live (coming, for hold_init),
+ * whether its unload has begun, and the kthread holding its table
+ */
 static struct module *hold_mod;
 static atomic_t hold_going = ATOMIC_INIT(0);
+static DECLARE_COMPLETION(hold_taken);
 
 static int race_notify(struct notifier_block *nb, unsigned long state,
 		       void *data)
@@ -65,11 +82,20 @@ static int race_notify(struct notifier_block *nb, unsigned long state,
 
 	if (strcmp(mod->name, target))
 		return NOTIFY_DONE;
-	if (hold) {
-		if (state == MODULE_STATE_LIVE && !READ_ONCE(hold_mod))
+	if (hold || hold_init) {
+		unsigned long from = hold_init ? MODULE_STATE_COMING :
+						 MODULE_STATE_LIVE;
+
+		if (state == from && !READ_ONCE(hold_mod)) {
 			WRITE_ONCE(hold_mod, mod);
-		else if (state == MODULE_STATE_GOING && READ_ONCE(hold_mod) == mod)
+			/* the table is held before the loader goes on */
+			if (!wait_for_completion_timeout(&hold_taken, 10 * HZ))
+				pr_warn("the kthread never took %s's table\n",
+					target);
+		} else if (state == MODULE_STATE_GOING &&
+			   READ_ONCE(hold_mod) == mod) {
 			atomic_set(&hold_going, 1);
+		}
 		return NOTIFY_OK;
 	}
 	if (state != MODULE_STATE_COMING)
@@ -128,10 +154,24 @@ static int race_thread(void *unused)
 	return 0;
 }
 
+/*
+ * Whether the held table's life has ended: the unload began, or (init) the
+ * loader unpublished the table of the init text it is about to free.
+ */
+static bool hold_ended(void)
+{
+#ifdef CONFIG_MODULE_LINE_LOCATIONS
+	if (hold_init)
+		return !rcu_access_pointer(hold_mod->lines[1]);
+#endif
+	return atomic_read(&hold_going);
+}
+
 static int race_hold(void *unused)
 {
 	const u8 *table = NULL;
-	int i, waited = 0, val = -1;
+	int i, ended = 0, val = -1;
+	char what[32];
 
 	while (!READ_ONCE(hold_mod)) {
 		if (kthread_should_stop())
@@ -140,26 +180,29 @@ static int race_hold(void *unused)
 	}
 	rcu_read_lock_sched();
 #ifdef CONFIG_MODULE_LINE_LOCATIONS
-	table = (const u8 *)rcu_dereference_sched(hold_mod->lines[0]);
+	table = (const u8 *)rcu_dereference_sched(hold_mod->lines[hold_init]);
 #endif
-	/* the unload's grace period waits for this section: 10 s at most */
-	for (i = 0; i < 10000 && !atomic_read(&hold_going); i++)
+	complete(&hold_taken);
+	/* the table's grace period waits for this section: 10 s at most */
+	for (i = 0; i < 10000 && !hold_ended(); i++)
 		mdelay(1);
-	if (atomic_read(&hold_going)) {
-		waited = 1;
+	if (hold_ended()) {
+		ended = 1;
 		mdelay(500);
 	}
 	if (table)
 		val = READ_ONCE(*table);
 	rcu_read_unlock_sched();
 	if (!table)
-		pr_info("held %s's line table across its unload: no table\n", target);
-	else if (!waited)
-		pr_info("held %s's line table across its unload: the unload never began\n",
-			target);
+		snprintf(what, sizeof(what), "no table");
+	else if (!ended)
+		snprintf(what, sizeof(what), "%s never came",
+			 hold_init ? "the end" : "the unload");
 	else
-		pr_info("held %s's line table across its unload: read %#04x\n",
-			target, val);
+		snprintf(what, sizeof(what), "read %#04x", val);
+	pr_info("held %s's %sline table across %s: %s\n", target,
+		hold_init ? "init " : "",
+		hold_init ? "its init's end" : "its unload", what);
 	while (!kthread_should_stop())
 		msleep(20);
 	return 0;
@@ -171,7 +214,7 @@ static int __init race_init(void)
 
 	if (ret)
 		return ret;
-	race_task = kthread_create(hold ? race_hold : race_thread, NULL,
+	race_task = kthread_create(hold || hold_init ? race_hold : race_thread, NULL,
 				   "lltest_race");
 	if (IS_ERR(race_task)) {
 		unregister_module_notifier(&race_nb);
@@ -182,7 +225,8 @@ static int __init race_init(void)
 	else
 		cpu = -1;
 	wake_up_process(race_task);
-	pr_info("%s %s's text on cpu %d\n", hold ? "holding" : "looking up",
+	pr_info("%s %s's text on cpu %d\n",
+		hold || hold_init ? "holding" : "looking up",
 		target, cpu);
 	return 0;
 }
@@ -191,7 +235,7 @@ static void __exit race_exit(void)
 {
 	kthread_stop(race_task);
 	unregister_module_notifier(&race_nb);
-	if (!hold)
+	if (!hold && !hold_init)
 		pr_info("%lu lookups, %lu located, %d loads seen, cpu %d\n",
 			race_lookups, race_located, atomic_read(&race_loads),
 			cpu);
