@@ -26,12 +26,14 @@
 #   make fuzz                 every fuzz target, FUZZ_SECONDS each, seeds printed
 #   make fuzz-runs            every fuzz target, FUZZ_RUNS inputs each, seed 1
 #   make mutation-check       plant known faults in lineloc and the kernel (an
-#                             arm kernel built and booted per kernel fault);
-#                             the tests must catch each (MUTATION_KERNEL=0:
-#                             host faults only)
+#                             arm or x86_64 kernel built and booted per kernel
+#                             fault); the tests must catch each
+#                             (MUTATION_KERNEL=0: host faults only)
 #   make matrix-hardened      KASAN, kmemleak, lockdep, 2 CPUs (x86_64, arm, arm64;
 #                             ARCH= one): 200 corrupted module variants, 1,000
 #                             loads racing lookups, no report beyond a baseline boot
+#   make test-hardened        make test's share of it: x86_64, 24 variants, 50
+#                             loads, the init and unload holds
 #
 # Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
 # in arch-configs/common.facts), BUILD=
@@ -51,7 +53,7 @@ else
 Q := @
 endif
 
-.PHONY: all matrix matrix-hardened qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
+.PHONY: all matrix matrix-hardened test-hardened qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
 	test-judge test-decode test-hosttool-kernels test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table bench-memory build-configs clean help
 
 .DEFAULT_GOAL := all
@@ -66,6 +68,15 @@ matrix-hardened: prepare
 	$(Q)RESULTS_ROOT=$(BUILD)/results-hardened \
 		VARIANTS="$$(python3 matrix/cell.py common HARDENED_CONFIGS)" \
 		matrix/matrix.sh $(HARDENED_ARCHES)
+
+# make test's hardened boots (common.facts: TEST_HARDENED): the baseline
+# and the shortened hardened plan on one arch, results apart from the
+# matrix's and matrix-hardened's.
+TEST_HARDENED = $(shell python3 matrix/cell.py common TEST_HARDENED)
+test-hardened: prepare hosttool/lineloc
+	$(Q)RESULTS_ROOT=$(BUILD)/results-test-hardened \
+		VARIANTS="$(wordlist 2,$(words $(TEST_HARDENED)),$(TEST_HARDENED))" \
+		matrix/matrix.sh $(firstword $(TEST_HARDENED))
 
 help:
 	@sed -n '3,/^$$/p' Makefile

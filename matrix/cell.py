@@ -45,7 +45,7 @@ REQUIRED = ('KARCH', 'IMAGE', 'QEMU', 'QEMU_MACHINE', 'CONSOLE', 'MEMORY', 'TIME
             'UNWINDER', 'WARN_PC', 'INTERRUPTED_PC', 'FAULT_PC')
 OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC',
             'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION',
-            'MODULE_DWARF', 'HARDENED_CONFIGS',
+            'MODULE_DWARF', 'HARDENED_CONFIGS', 'TEST_HARDENED',
             # what a boot configuration is (common.facts: KEY@CONFIG)
             'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS',
             # what a green boot has judged at least (matrix/judge.py)

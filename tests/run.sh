@@ -22,7 +22,7 @@ export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
-suites=(lint judge hosttool configs matrix hosttool-kernels decode faults host32-kernel host32)
+suites=(lint judge hosttool configs matrix hosttool-kernels decode faults hardened host32-kernel host32)
 arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed, 0 skipped"; exit 1; }
@@ -49,6 +49,7 @@ for s in "${suites[@]}"; do
 	matrix) cmd=(make --no-print-directory matrix) ;;
 	decode) cmd=(make --no-print-directory test-decode) ;;
 	faults) cmd=(make --no-print-directory test-faults) ;;
+	hardened) cmd=(make --no-print-directory test-hardened) ;;
 	host32-kernel) cmd=(make --no-print-directory ARCH=arm64 test-host32) ;;
 	# without the sanitizer parts (mutants, fuzz, linetab): under
 	# qemu-i386-static, i386 ASan hangs or fails at random
@@ -77,6 +78,11 @@ for s in "${suites[@]}"; do
 		# without one counts as a failure
 		# shellcheck disable=SC2086
 		line=$(python3 matrix/cell.py count "$(realpath -m "$BUILD")/results" $arches)
+	elif [ "$s" = hardened ]; then
+		# likewise, the one cell of the hardened boots
+		line=$(python3 matrix/cell.py count "$(realpath -m "$BUILD")/results-test-hardened" \
+			"$(python3 matrix/cell.py common TEST_HARDENED | cut -d' ' -f1)" |
+			sed 's/^matrix:/hardened:/')
 	fi
 	if [ -z "$line" ]; then
 		line="$s: 0 passed, 1 failed"
