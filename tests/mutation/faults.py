@@ -282,4 +282,67 @@ FAULTS = [
                 'mod->list and buglist. */\n\tsynchronize_rcu();\n'),
         'checks': ['hardened: no KASAN report'],
     },
+    # The oracles of issue 26 on the kernel side, one x86_64 kernel (line
+    # locations on) for the first four.
+    {
+        'name': 'text-offset-rounded',
+        'what': 'vmlinux: an address looked up at its offset rounded down to '
+                '16 bytes (a wrong line inside functions)',
+        'tree': 'kernel',
+        'arch': 'x86_64',
+        'config': 'on',
+        'file': 'kernel/kallsyms_lines.c',
+        'old': '\t\to = addr - (unsigned long)_text;\n',
+        'new': '\t\to = (addr - (unsigned long)_text) & ~0xfUL;\n',
+        'checks': ['textlocs: every address agrees with llvm-symbolizer (as is)'],
+    },
+    {
+        'name': 'variant-warning-offset-dropped',
+        'what': 'a module whose .debug_line is refused: the warning names '
+                '.debug_line+0x0, not the offset the decoder stopped at',
+        'tree': 'kernel',
+        'arch': 'x86_64',
+        'config': 'on',
+        'file': 'kernel/module/lines.c',
+        'old': ('\t\t\tmod->name, out.err_off, modlines_strerror(err, &out),\n'),
+        'new': ('\t\t\tmod->name, 0ULL, modlines_strerror(err, &out),\n'),
+        'checks': ['module variants: * load as specified*'],
+    },
+    {
+        'name': 'linesize-counts-header',
+        'what': '/sys/module/*/linesize counts each table\'s header',
+        'tree': 'kernel',
+        'arch': 'x86_64',
+        'config': 'on',
+        'file': 'kernel/module/lines.c',
+        'old': '\t\t\tsize += ml->size;\n',
+        'new': '\t\t\tsize += ml->size + sizeof(*ml);\n',
+        'checks': ["module table: linesize after init is lineloc --table-size's core bytes"],
+    },
+    {
+        'name': 'init-table-kept-after-init',
+        'what': 'a module\'s init-text table kept once its init text is freed',
+        'tree': 'kernel',
+        'arch': 'x86_64',
+        'config': 'on',
+        'file': 'kernel/module/main.c',
+        'old': '\tfreeinit->lines = module_lines_take_init(mod);\n',
+        'new': '\tfreeinit->lines = NULL;\n',
+        'checks': ["module table: linesize after init is lineloc --table-size's core bytes"],
+    },
+    {
+        'name': 'init-table-freed-before-grace-period',
+        'what': 'a module\'s init-text table freed at the end of its init, '
+                'before the RCU grace period that lookups hold',
+        'tree': 'kernel',
+        'arch': 'x86_64',
+        # lltest_race hold_init=1 holds it across that end
+        # (qemu/plans/hardened-hold.plan)
+        'config': 'hardened-hold',
+        'file': 'kernel/module/main.c',
+        'old': '\tfreeinit->lines = module_lines_take_init(mod);\n',
+        'new': ('\tkvfree(module_lines_take_init(mod));\n'
+                '\tfreeinit->lines = NULL;\n'),
+        'checks': ['hardened: no KASAN report'],
+    },
 ]
