@@ -122,6 +122,9 @@ $(BUILD)/results/%/result.json: | prepare hosttool/lineloc
 # (the last of ARCHES), reusing their kernels.
 FAULT_ARCHES := x86_64 $(lastword $(filter-out x86_64,$(ARCHES)))
 
+# the libdw oracle reads each cell's vmlinux (its rule: hosttool/hosttool.mk)
+test-libdw: $(CELLS)
+
 test-decode: $(CELLS)
 	$(Q)tests/decode/run.sh
 

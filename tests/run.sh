@@ -7,8 +7,10 @@
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
 # host tool, the build-only configurations, the matrix (a cell per arch of ARCHES, default all),
 # the host tool on the matrix's kernels (lltest's parts that read them, run
-# after the matrix so that a fresh machine runs them too),
-# decode_stacktrace.sh on the matrix's logs, planted faults, arm64 built
+# after the matrix so that a fresh machine runs them too), lineloc's rows
+# against libdw's on those kernels and Debian's,
+# decode_stacktrace.sh on the matrix's logs, planted faults, the hardened
+# boots of one arch (make test-hardened), arm64 built
 # by 32-bit host programs (host32-kernel: 80 s warm with IA32 emulation,
 # 287 s here under qemu-i386-static; 7 min cold), and the
 # host-tool suite in an i386 userland (host32: the workflow's host-32 job).
@@ -22,7 +24,7 @@ export BUILD
 logdir=$(realpath -m "$BUILD")/test-logs
 mkdir -p "$logdir"
 
-suites=(lint judge hosttool configs matrix hosttool-kernels decode faults hardened host32-kernel host32)
+suites=(lint judge hosttool configs matrix hosttool-kernels libdw decode faults hardened host32-kernel host32)
 arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed, 0 skipped"; exit 1; }
@@ -45,6 +47,7 @@ for s in "${suites[@]}"; do
 	judge) cmd=(make --no-print-directory test-judge) ;;
 	hosttool) cmd=(make --no-print-directory test-hosttool HT_PARTS=tools) ;;
 	hosttool-kernels) cmd=(make --no-print-directory test-hosttool-kernels) ;;
+	libdw) cmd=(make --no-print-directory test-libdw) ;;
 	configs) cmd=(tests/configs/run.sh) ;;
 	matrix) cmd=(make --no-print-directory matrix) ;;
 	decode) cmd=(make --no-print-directory test-decode) ;;
