@@ -44,7 +44,12 @@ static int add_dir(void *arg, const struct dwarf_line_entry *e)
 	uint32_t id;
 	char *d;
 
-	if (u->h.version >= 5 && e->index == 0) {
+	/*
+	 * Directory 0 is the compilation directory itself: DWARF 5 names it,
+	 * DWARF 2-4 has it from the unit (load_tables()).  Joined to itself, a
+	 * relative one would be doubled.
+	 */
+	if (e->index == 0) {
 		d = xstrdup(p);
 		if (*d)
 			normalize(d);

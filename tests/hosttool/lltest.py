@@ -2398,11 +2398,20 @@ def test_path_rule(work):
     base = os.path.realpath(os.path.join(work, 'paths-user'))
     os.makedirs(os.path.join(base, 'src'), exist_ok=True)
     open(os.path.join(base, 'src', 'uprog.c'), 'w').write(PATH_USER)
-    for v in ('4', '5'):
-        o = os.path.join(base, 'u%s.o' % v)
-        rc, _, err = run(['gcc', '-O1', '-gdwarf-' + v, '-c', 'src/uprog.c', '-o', o],
-                         cwd=base, env=dict(os.environ, PWD=base))
-        name = 'user program DWARF %s' % v
+    # ('4', 'x/y'): a relative compilation directory (-fdebug-prefix-map)
+    # and the source in it, so that its file entry uses directory 0, which
+    # lineloc once joined to itself (x/y/x/y/uprog.c).  Not with DWARF 5:
+    # there addr2line and llvm-symbolizer both join directory 0 (which is
+    # the compilation directory) to DW_AT_comp_dir and answer x/y/x/y/,
+    # where lineloc answers x/y/ (hosttool/README.md, "Paths").
+    for v, rel in (('4', ''), ('5', ''), ('4', 'x/y')):
+        o = os.path.join(base, 'u%s%s.o' % (v, rel.replace('/', '')))
+        cwd = os.path.join(base, 'src') if rel else base
+        rc, _, err = run(['gcc', '-O1', '-gdwarf-' + v] +
+                         (['-fdebug-prefix-map=%s=%s' % (cwd, rel)] if rel else []) +
+                         ['-c', 'uprog.c' if rel else 'src/uprog.c', '-o', o],
+                         cwd=cwd, env=dict(os.environ, PWD=cwd))
+        name = 'user program DWARF %s%s' % (v, ', compilation directory ' + rel if rel else '')
         if rc:
             result(False, name + ': build', err[:200])
             continue
@@ -2413,7 +2422,7 @@ def test_path_rule(work):
                '(the positive control)', '' if named else 'not named: %s' %
                [u['dirs'] for u in units])
         check_path_rule(name, o, 'addr2line', lambda p: p,
-                        {base + '/src/uprog.c'}, no_line)
+                        {rel + '/uprog.c' if rel else base + '/src/uprog.c'}, no_line)
 
 
 def check_path_rule(name, o, a2l, to_rel, want_files, no_line):
