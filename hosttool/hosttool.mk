@@ -8,34 +8,45 @@ HT_HOSTCC	?= gcc
 HT_I686_CC	?= i686-linux-gnu-gcc
 HT_S390X_CC	?= s390x-linux-gnu-gcc
 HT_FUZZ_CC	?= clang-14
-HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64
-# hosttool/files lists lineloc's sources and headers, one a line: the one
-# list, also read by scripts/sync-lineloc.sh (the kernel's copy in
-# scripts/lineloc/), tests/series-check.py and tests/hosttool/lltest.py.
-HT_FILES	:= $(addprefix hosttool/,$(shell cat hosttool/files))
-HT_SRCS		:= $(filter %.c,$(HT_FILES))
-HT_DEPS		:= $(HT_FILES) hosttool/files hosttool/hosttool.mk
+# lib/: shared with the kernel (and the fuzzers), includes nothing
+# host-side; kbuild/: what the kernel build runs, on lib/; the user-facing
+# lineloc (main.c and the others of hosttool/files.tool) on top of both.
+HT_INC		:= -Ihosttool/lib -Ihosttool/kbuild
+HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64 $(HT_INC)
+# hosttool/files lists the kernel's copy, one path a line (lib/ and kbuild/,
+# in the tree's scripts/lineloc/): also read by scripts/sync-lineloc.sh,
+# tests/series-check.py and tests/hosttool/lltest.py.  hosttool/files.tool
+# lists the user tool's own files.  kbuild/lineloc.c is the kernel build's
+# main(), main.c the user tool's.
+HT_FILES	:= $(addprefix hosttool/,$(shell cat hosttool/files hosttool/files.tool))
+HT_SRCS		:= $(filter-out hosttool/kbuild/lineloc.c,$(filter %.c,$(HT_FILES)))
+HT_DEPS		:= $(HT_FILES) hosttool/files hosttool/files.tool hosttool/hosttool.mk
+# the kernel build's lineloc: kbuild/ and the parts of lib/ it runs (the
+# objects of the tree's scripts/lineloc/Makefile)
+HT_KB_SRCS	:= $(filter hosttool/kbuild/%.c,$(HT_FILES)) \
+		   hosttool/lib/dwarf_line.c hosttool/lib/linetab_enc.c \
+		   hosttool/lib/modlines.c hosttool/lib/dwarf_reloc.c
 HT_FUZZ		:= hosttool/fuzz/fuzz_dwarf_line
 # hosttool/linetab: compact line tables (issue 10); the decoder is shared
 # with the kernel, the encoder with the module loader later.
-HT_LT_LIB	:= hosttool/linetab_enc.c hosttool/linetab_dec.c
-HT_LT_DEPS	:= $(HT_LT_LIB) hosttool/linetab.h hosttool/linetab_model.h \
+HT_LT_LIB	:= hosttool/lib/linetab_enc.c hosttool/lib/linetab_dec.c
+HT_LT_DEPS	:= $(HT_LT_LIB) hosttool/lib/linetab.h hosttool/lib/linetab_model.h \
 		   hosttool/hosttool.mk
 HT_FUZZ_LT	:= hosttool/fuzz/fuzz_linetab
 # The module loader's path: relocations, line programs, both tables.
 HT_FUZZ_ML	:= hosttool/fuzz/fuzz_modlines
-HT_ML_SRCS	:= hosttool/dwarf_reloc.c hosttool/modlines.c \
-		   hosttool/dwarf_line.c $(HT_LT_LIB)
-HT_ML_DEPS	:= $(HT_ML_SRCS) hosttool/dwarf_reloc.h hosttool/modlines.h \
-		   hosttool/dwarf_line.h hosttool/dwarf_cursor.h \
-		   hosttool/ktypes.h $(HT_LT_DEPS)
+HT_ML_SRCS	:= hosttool/lib/dwarf_reloc.c hosttool/lib/modlines.c \
+		   hosttool/lib/dwarf_line.c $(HT_LT_LIB)
+HT_ML_DEPS	:= $(HT_ML_SRCS) hosttool/lib/dwarf_reloc.h hosttool/lib/modlines.h \
+		   hosttool/lib/dwarf_line.h hosttool/lib/dwarf_cursor.h \
+		   hosttool/lib/ktypes.h $(HT_LT_DEPS)
 
 # lineloc whole, from its ELF reader on (fuzz_lineloc.c includes the
 # program's sources; the decoders link as they are).  Its static data is
 # reset between inputs, without ASan's redzones around it.
 HT_FUZZ_LL	:= hosttool/fuzz/fuzz_lineloc
-HT_LL_SRCS	:= hosttool/dwarf_line.c hosttool/dwarf_reloc.c \
-		   hosttool/modlines.c hosttool/linetab_dec.c
+HT_LL_SRCS	:= hosttool/lib/dwarf_line.c hosttool/lib/dwarf_reloc.c \
+		   hosttool/lib/modlines.c hosttool/lib/linetab_dec.c
 # Every fuzz target, by the name hosttool/fuzz/run.sh takes.
 HT_FUZZ_ALL	:= $(HT_FUZZ) $(HT_FUZZ_LT) $(HT_FUZZ_ML) $(HT_FUZZ_LL)
 
@@ -58,7 +69,12 @@ HT_S390X_ZLIB	:= $(call ht_zlib,$(HT_S390X_CC),s390x,s390x-linux-gnu)
 	test-libdw bench-libdw clean-hosttool test-linetab fuzz-linetab fuzz-modlines fuzz-modlines-runs \
 	fuzz fuzz-runs fuzz-targets
 
-hosttool: hosttool/lineloc hosttool/linetab
+hosttool: hosttool/lineloc hosttool/linetab hosttool/lineloc-kbuild
+
+# The kernel build's lineloc (scripts/lineloc/lineloc in the tree), built
+# here from the same files: what link-vmlinux.sh runs.
+hosttool/lineloc-kbuild: $(HT_DEPS)
+	$(HT_HOSTCC) $(HT_CFLAGS) -o $@ $(HT_KB_SRCS)
 
 hosttool/lineloc: $(HT_DEPS)
 	$(HT_HOSTCC) $(HT_CFLAGS) -DHAVE_ZLIB -o $@ $(HT_SRCS) -lz
@@ -80,13 +96,13 @@ hosttool/lineloc-i686: $(HT_DEPS)
 # the -runs/-seed runs would not be the same inputs every time (measured on
 # fuzz_linetab: two runs of seed 1 that differed in the environment's size
 # grew different corpora).
-$(HT_FUZZ): hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c \
-		hosttool/dwarf_line.h hosttool/dwarf_cursor.h hosttool/hosttool.mk
+$(HT_FUZZ): hosttool/fuzz/fuzz_dwarf_line.c hosttool/lib/dwarf_line.c \
+		hosttool/lib/dwarf_line.h hosttool/lib/dwarf_cursor.h hosttool/hosttool.mk
 	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-coverage=stack-depth \
-		-fno-sanitize-recover=undefined -o $@ \
-		hosttool/fuzz/fuzz_dwarf_line.c hosttool/dwarf_line.c
+		-fno-sanitize-recover=undefined $(HT_INC) -o $@ \
+		hosttool/fuzz/fuzz_dwarf_line.c hosttool/lib/dwarf_line.c
 
 hosttool/linetab: hosttool/linetab_tool.c $(HT_LT_DEPS)
 	$(HT_HOSTCC) $(HT_CFLAGS) -o $@ hosttool/linetab_tool.c $(HT_LT_LIB)
@@ -95,7 +111,7 @@ $(HT_FUZZ_LT): hosttool/fuzz/fuzz_linetab.c $(HT_LT_DEPS)
 	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-coverage=stack-depth \
-		-fno-sanitize-recover=undefined -o $@ \
+		-fno-sanitize-recover=undefined $(HT_INC) -o $@ \
 		hosttool/fuzz/fuzz_linetab.c $(HT_LT_LIB)
 
 test-linetab: hosttool/linetab hosttool/lineloc
@@ -117,7 +133,7 @@ $(HT_FUZZ_ML): hosttool/fuzz/fuzz_modlines.c $(HT_ML_DEPS)
 	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-coverage=stack-depth \
-		-fno-sanitize-recover=undefined -o $@ \
+		-fno-sanitize-recover=undefined $(HT_INC) -o $@ \
 		hosttool/fuzz/fuzz_modlines.c $(HT_ML_SRCS)
 
 # Deterministic: HT_ML_FUZZ_RUNS inputs (default 200000) from seed
@@ -152,7 +168,7 @@ $(HT_FUZZ_LL): hosttool/fuzz/fuzz_lineloc.c $(HT_DEPS)
 	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -DHAVE_ZLIB \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-coverage=stack-depth -mllvm -asan-globals=0 \
-		-fno-sanitize-recover=undefined -o $@ \
+		-fno-sanitize-recover=undefined $(HT_INC) -o $@ \
 		hosttool/fuzz/fuzz_lineloc.c $(HT_LL_SRCS) -lz
 
 fuzz-targets: $(HT_FUZZ_ALL)

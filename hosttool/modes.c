@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lineloc.h"
+#include "util.h"
 #include "tables.h"
 #include "modes.h"
 
@@ -142,120 +142,6 @@ void do_rows(struct tables *t)
 	}
 }
 
-/* ---- collected rows: -e and --stats ------------------------------------ */
-
-static int collect_row(void *arg, const struct dwarf_line_row *r)
-{
-	struct collect *c = arg;
-	struct row *w;
-
-	if (!c->open) {
-		c->open = 1;
-		c->open_first = c->nrows;
-		c->shndx = c->t->elf.type == ET_REL &&
-			   r->set_address_offset != ~(uint64_t)0 ?
-			   lrel_shndx(&c->t->elf, r->set_address_offset) : 0;
-	}
-	c->rows = grow(c->rows, &c->rcap, c->nrows + 1, sizeof(*c->rows));
-	w = &c->rows[c->nrows++];
-	w->addr = r->address;
-	w->file = r->file < c->u->nfiles ? c->u->files[r->file] : NOFILE;
-	w->line = (uint32_t)r->line;
-	if (r->end_sequence) {
-		struct seq *s;
-		size_t i;
-
-		c->seqs = grow(c->seqs, &c->scap, c->nseqs + 1,
-			       sizeof(*c->seqs));
-		s = &c->seqs[c->nseqs++];
-		s->first = c->open_first;
-		s->n = c->nrows - c->open_first;
-		s->start = c->rows[s->first].addr;
-		s->end = r->address;
-		s->shndx = (uint32_t)c->shndx;
-		s->sorted = 1;
-		for (i = s->first + 1; i < c->nrows; i++)
-			if (c->rows[i].addr < c->rows[i - 1].addr)
-				s->sorted = 0;
-		c->open = 0;
-		c->end_rows++;
-	}
-	return 0;
-}
-
-void collect_all(struct tables *t, struct collect *c)
-{
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	c->t = t;
-	for (i = 0; i < t->nunits; i++) {
-		c->u = &t->units[i];
-		run_unit(t, c->u, collect_row, c);
-		if (c->open) {
-			/* No end_sequence: kept for --stats, never matched. */
-			c->unterminated++;
-			c->open = 0;
-		}
-	}
-}
-
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct seq *x = *(struct seq *const *)a;
-	const struct seq *y = *(struct seq *const *)b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x < y ? -1 : x > y;	/* keep program order */
-}
-
-void build_index(struct collect *c, struct index *ix, int shndx)
-{
-	size_t i;
-
-	ix->s = xmalloc((c->nseqs ? c->nseqs : 1) * sizeof(*ix->s));
-	ix->n = 0;
-	ix->base = 0;
-	for (i = 0; i < c->nseqs; i++)
-		if (shndx < 0 || c->seqs[i].shndx == (uint32_t)shndx)
-			ix->s[ix->n++] = &c->seqs[i];
-	sort(ix->s, ix->n, sizeof(*ix->s), cmp_seq);
-	ix->maxend = xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->maxend));
-	for (i = 0; i < ix->n; i++)
-		ix->maxend[i] = i && ix->maxend[i - 1] > ix->s[i]->end ?
-				ix->maxend[i - 1] : ix->s[i]->end;
-}
-
-/*
- * The row covering @a: in the sequence with the greatest start <= @a that
- * still contains it (start <= a < end), the last row at the greatest
- * address <= @a.  Past a sequence's end nothing is known.
- */
-const struct row *lookup(struct collect *c, struct index *ix, uint64_t a)
-{
-	size_t lo, i;
-
-	LOWER_BOUND(lo, ix->n, ix->s[i]->start <= a);
-	for (i = lo; i-- > 0 && ix->maxend[i] > a;) {
-		const struct seq *s = ix->s[i];
-		const struct row *r = c->rows + s->first, *best = NULL;
-		size_t k, n = s->n - 1;		/* without the end row */
-
-		if (a >= s->end || a < s->start)
-			continue;
-		if (s->sorted) {
-			LOWER_BOUND(lo, n, r[i].addr <= a);
-			return lo ? &r[lo - 1] : NULL;
-		}
-		for (k = 0; k < n; k++)
-			if (r[k].addr <= a && (!best || r[k].addr >= best->addr))
-				best = &r[k];
-		return best;
-	}
-	return NULL;
-}
-
 /**
  * parse_addr() - an address as -e takes it: hex, with or without 0x, blanks
  * around it allowed
@@ -278,14 +164,14 @@ int parse_addr(const char *arg, uint64_t *a)
 	return end != p && !*end && !errno;
 }
 
-static void answer(struct tables *t, struct collect *c, struct index *ix,
+static void answer(struct tables *t, struct row_set *c, struct row_index *ix,
 		   const char *arg)
 {
-	const struct row *r = NULL;
+	const struct line_row *r = NULL;
 	uint64_t a;
 
 	if (parse_addr(arg, &a))
-		r = lookup(c, ix, a + ix->base);
+		r = rows_lookup(c, ix, a + ix->base);
 	if (!r || r->file == NOFILE) {
 		out_str("??:0\n");
 		return;
@@ -352,25 +238,25 @@ static void do_clip_stats(struct tables *t)
  */
 void do_stats(struct tables *t)
 {
-	static struct collect cl;
-	struct collect *c = &cl;
+	static struct row_set cl;
+	struct row_set *c = &cl;
 	uint64_t *keys, used = 0, distinct = 0;
 	size_t i, k = 0, ver[6] = { 0 }, osz[2] = { 0 };
 	unsigned char *seen;
 	char buf[64];
 	int first;
 
-	collect_all(t, c);
+	rows_collect(t, c);
 	keys = xmalloc((c->nrows ? c->nrows : 1) * sizeof(*keys));
 	for (i = 0; i < c->nseqs; i++) {
-		const struct seq *s = &c->seqs[i];
+		const struct row_seq *s = &c->seqs[i];
 		size_t j;
 
 		/* ET_REL: sections all start at 0; count per section. */
 		for (j = s->first; j + 1 < s->first + s->n; j++)
 			keys[k++] = c->rows[j].addr ^ ((uint64_t)s->shndx << 48);
 	}
-	sort(keys, k, sizeof(*keys), cmp_u64);
+	xqsort(keys, k, sizeof(*keys), cmp_u64);
 	for (i = 0; i < k; i++)
 		if (!i || keys[i] != keys[i - 1])
 			distinct++;
@@ -451,12 +337,12 @@ void do_stats(struct tables *t)
  */
 void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs)
 {
-	static struct collect c;
-	struct index ix;
+	static struct row_set c;
+	struct row_index ix;
 	int shndx = -1, i;
 	uint64_t base = 0;
 
-	collect_all(t, &c);
+	rows_collect(t, &c);
 	if (jsec) {
 		shndx = elf_find(&t->elf, jsec);
 		if (shndx < 0)
@@ -466,7 +352,7 @@ void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs)
 			shndx = -1;
 		}
 	}
-	build_index(&c, &ix, shndx);
+	rows_index(&c, &ix, shndx);
 	ix.base = base;
 	if (naddrs) {
 		for (i = 0; i < naddrs; i++)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "lineloc.h"
+#include "util.h"
 #include "modes.h"
 #include "modlines.h"
 #include "modtable.h"
@@ -26,7 +26,7 @@ static uint8_t *mt_section(struct elf *e, const char *name, uint64_t *size)
 	if (i < 0)
 		return NULL;
 	if (e->sec[i].flags & SHF_COMPRESSED)
-		die(e->path, at(name, 0),
+		die(e->path, sec_at(name, 0),
 		    "compressed section: the module loader keeps no line table for it");
 	*size = e->sec[i].size;
 	return elf_raw(e, (uint32_t)i);
@@ -76,7 +76,7 @@ static void mt_build(struct elf *e, const struct modlines_sec *secs,
 		    r->info != (uint32_t)li)
 			continue;
 		if (r->link >= e->shnum || e->sec[r->link].type != SHT_SYMTAB)
-			die(e->path, at(r->name, 0), "bad symbol table link %u",
+			die(e->path, sec_at(r->name, 0), "bad symbol table link %u",
 			    r->link);
 		elf_check_in_file(e, k, r->name);
 		rd = elf_raw(e, k);
@@ -94,7 +94,7 @@ static void mt_build(struct elf *e, const struct modlines_sec *secs,
 		rel.target_size = line_size;
 		err = dwrel_check(&rel);
 		if (err)
-			die(e->path, at(r->name, rel.err_off), "%s (%" PRIu64 ")",
+			die(e->path, sec_at(r->name, rel.err_off), "%s (%" PRIu64 ")",
 			    dwrel_strerror(err), rel.err_val);
 		in.rel = &rel;
 		break;
@@ -112,7 +112,7 @@ static void mt_build(struct elf *e, const struct modlines_sec *secs,
 	in.block_rows = block;
 	err = modlines_build(&in, res);
 	if (err)
-		die(e->path, at(".debug_line", res->err_off), "%s (%" PRIu64 ")",
+		die(e->path, sec_at(".debug_line", res->err_off), "%s (%" PRIu64 ")",
 		    modlines_strerror(err, res), res->err_val);
 	free(rd);
 	free(sd);

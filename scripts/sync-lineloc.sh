@@ -14,16 +14,27 @@ if ! git diff --quiet || ! git diff --cached --quiet; then
 	echo "sync-lineloc: $tree has uncommitted changes" >&2
 	exit 1
 fi
+# hosttool/files: lib/ (shared with the kernel) and kbuild/ (what the
+# kernel build runs), flat in scripts/lineloc/; a file there that the list
+# no longer names goes
+keep=" Makefile "
 while read -r f; do
-	cp "$top/hosttool/$f" "scripts/lineloc/$f"
+	cp "$top/hosttool/$f" "scripts/lineloc/${f##*/}"
+	keep="$keep${f##*/} "
 done < "$top/hosttool/files"
+for f in scripts/lineloc/*; do
+	case $keep in
+	*" ${f##*/} "*) ;;
+	*) git rm -q -f "$f" ;;
+	esac
+done
 while read -r f; do
 	case $f in
-	*.c) grep -qw "${f%.c}\.o" scripts/lineloc/Makefile ||
-		echo "sync-lineloc: warning: scripts/lineloc/Makefile does not build $f" >&2 ;;
+	kbuild/*.c) b=${f##*/}; grep -qw "${b%.c}\.o" scripts/lineloc/Makefile ||
+		echo "sync-lineloc: warning: scripts/lineloc/Makefile does not build $b" >&2 ;;
 	esac
 done < "$top/hosttool/files"
-if git diff --quiet; then
+if git diff --quiet && git diff --cached --quiet; then
 	echo "sync-lineloc: scripts/lineloc already matches hosttool/"
 	exit 0
 fi

@@ -125,4 +125,22 @@ if [ -n "$readme_cmds" ] && [ "$(wc -l <<< "$readme_cmds")" -eq 2 ] && [ "$readm
 else
 	bad ".ci/run does not run README's two commands as README prints them (README: '$readme_cmds'; .ci/run: '$ci_cmds')"
 fi
+# hosttool's layers: lib/ (shared with the kernel) includes only lib/'s
+# own headers, kbuild/ (what the kernel build runs) only lib/'s and its
+# own; the user tool, on top, anything.  Quoted includes name files of
+# the same folder (the compiler's -I gives the other).
+layer_bad=
+for f in hosttool/lib/*.[ch] hosttool/kbuild/*.[ch]; do
+	dir=${f%/*}
+	while read -r inc; do
+		if [ -e "$dir/$inc" ]; then continue; fi
+		if [ "$dir" = hosttool/kbuild ] && [ -e "hosttool/lib/$inc" ]; then continue; fi
+		layer_bad="$layer_bad $f:$inc"
+	done < <(sed -nE 's/^#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/p' "$f")
+done
+if [ -z "$layer_bad" ]; then
+	ok "hosttool's layers: lib/ includes only lib/, kbuild/ only lib/ and kbuild/"
+else
+	bad "hosttool's layers: an include against the direction:$layer_bad"
+fi
 finish lint

@@ -54,13 +54,21 @@ if ll:
     new = added_files(os.path.join(series, ll[0]))
     for f in files:
         ours = open(os.path.join(top, 'hosttool', f)).read()
-        say(new.get('scripts/lineloc/' + f) == ours,
-            '%s: scripts/lineloc/%s is hosttool/%s (else: make sync-lineloc)' % (ll[0], f, f))
+        b = os.path.basename(f)
+        say(new.get('scripts/lineloc/' + b) == ours,
+            '%s: scripts/lineloc/%s is hosttool/%s (else: make sync-lineloc)' % (ll[0], b, f))
+    # what the kernel build runs: kbuild/, all of it built by the Makefile
     objs = re.findall(r'[\w-]+\.o\b', new.get('scripts/lineloc/Makefile', ''))
     for f in files:
-        if f.endswith('.c'):
-            say(f[:-2] + '.o' in objs,
-                '%s: scripts/lineloc/Makefile builds %s' % (ll[0], f))
+        if f.startswith('kbuild/') and f.endswith('.c'):
+            b = os.path.basename(f)
+            say(b[:-2] + '.o' in objs,
+                '%s: scripts/lineloc/Makefile builds %s' % (ll[0], b))
+    # and nothing of the user tool's
+    tool = open(os.path.join(top, 'hosttool', 'files.tool')).read().split()
+    for f in tool:
+        say('scripts/lineloc/' + f not in new,
+            '%s: the user tool\'s %s is not in the tree' % (ll[0], f))
 
 findings = {}
 for line in sys.stdin:

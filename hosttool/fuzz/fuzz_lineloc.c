@@ -165,17 +165,19 @@ static FILE *fz_stderr;
 #define free fz_free
 
 #pragma clang section bss = "fz_lineloc_bss" data = "fz_lineloc_data"
-#include "../util.c"
-#include "../elfread.c"
-#include "../units.c"
-#include "../paths.c"
-#include "../tables.c"
+#include "../kbuild/util.c"
+#include "../kbuild/elfread.c"
+#include "../kbuild/units.c"
+#include "../kbuild/paths.c"
+#include "../kbuild/tables.c"
+#include "../kbuild/rows.c"
 #include "../modes.c"
-#include "../ktable.c"
+#include "../kbuild/ktable.c"
+#include "../ktable_check.c"
 #include "../modtable.c"
 /* the encoder's allocator too; its put32() is not ktable.c's */
 #define put32 lt_enc_put32
-#include "../linetab_enc.c"
+#include "../lib/linetab_enc.c"
 #undef put32
 #pragma clang section bss = "" data = ""
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../linetab.h"
+#include "../lib/linetab.h"
 
 static const char *const paths[] = {
 	"kernel/a.c", "kernel/b.h", "include/linux/c.h", "d.S",

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../modlines.h"
+#include "../lib/modlines.h"
 
 static const u16 machines[4] = {
 	DWREL_EM_X86_64, DWREL_EM_386, DWREL_EM_ARM, DWREL_EM_AARCH64,

@@ -41,6 +41,12 @@ LLBE = os.path.join(TOP, 'hosttool', 'lineloc-s390x')    # big-endian host
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
 # lineloc's sources and headers, one a line (also hosttool.mk's list)
 HT_FILES = open(os.path.join(TOP, 'hosttool', 'files')).read().split()
+# the user tool's sources: lib/, kbuild/ less the kernel build's main(),
+# and hosttool/files.tool's (hosttool/hosttool.mk builds it the same way)
+HT_TOOL_SRCS = [os.path.join(TOP, 'hosttool', f) for f in
+                HT_FILES + open(os.path.join(TOP, 'hosttool', 'files.tool')).read().split()
+                if f.endswith('.c') and f != 'kbuild/lineloc.c']
+HT_INC = ['-I', os.path.join(TOP, 'hosttool', 'lib'), '-I', os.path.join(TOP, 'hosttool', 'kbuild')]
 CACHE = os.path.expanduser(os.environ.get('LINELOC_CACHE', '~/.cache/lineloc'))
 QUICK = os.environ.get('HT_QUICK') == '1'
 FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
@@ -1044,7 +1050,7 @@ def test_freestanding(work):
                             '-D__KERNEL__', '-I',
                             os.path.join(TOP, 'tests', 'hosttool', 'kstub'),
                             '-Wall', '-Wextra', '-Werror', '-c',
-                            os.path.join(TOP, 'hosttool', 'dwarf_line.c'),
+                            os.path.join(TOP, 'hosttool', 'lib', 'dwarf_line.c'),
                             '-o', o])
         und = set()
         if rc == 0:
@@ -1370,9 +1376,8 @@ def test_mutants(work, seed):
     asan = os.path.join(work, 'lineloc-asan')
     rc, out, err = run(['gcc', '-std=c11', '-g', '-O1', '-DHAVE_ZLIB',
                         '-D_FILE_OFFSET_BITS=64', '-fsanitize=address,undefined',
-                        '-fno-sanitize-recover=all', '-o', asan] +
-                       [os.path.join(TOP, 'hosttool', f) for f in HT_FILES
-                        if f.endswith('.c')] + ['-lz'])
+                        '-fno-sanitize-recover=all', '-o', asan] + HT_INC +
+                       HT_TOOL_SRCS + ['-lz'])
     if rc:
         return result(False, 'build ASan lineloc', err[-300:])
     bases = []
@@ -2462,10 +2467,10 @@ def ltprobe(work):
     exe = os.path.join(work, 'ltprobe')
     if not os.path.exists(exe):
         rc, _, err = run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror',
-                          '-O2', '-I', os.path.join(TOP, 'hosttool'), '-o',
+                          '-O2', '-I', os.path.join(TOP, 'hosttool', 'lib'), '-o',
                           exe, os.path.join(TOP, 'tests', 'hosttool',
                                             'ltprobe.c'),
-                          os.path.join(TOP, 'hosttool', 'linetab_dec.c')])
+                          os.path.join(TOP, 'hosttool', 'lib', 'linetab_dec.c')])
         result(rc == 0, 'ltprobe.c builds warning-free', err.strip()[:300])
         if rc:
             return None

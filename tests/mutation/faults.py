@@ -49,7 +49,7 @@ FAULTS = [
     {
         'name': 'line-off-by-one',
         'what': 'the line register starts at 2, not 1: each line one high',
-        'file': 'hosttool/dwarf_line.c',
+        'file': 'hosttool/lib/dwarf_line.c',
         'old': '\ts->r.line = 1;\n',
         'new': '\ts->r.line = 2;\n',
         'checks': ['synth'],
@@ -57,7 +57,7 @@ FAULTS = [
     {
         'name': 'address-off-by-one-insn',
         'what': 'a special opcode advances one instruction too far',
-        'file': 'hosttool/dwarf_line.c',
+        'file': 'hosttool/lib/dwarf_line.c',
         'old': '\t\t\tadvance(&s, u, adj / u->line_range);\n',
         'new': '\t\t\tadvance(&s, u, adj / u->line_range + 1);\n',
         'checks': ['synth'],
@@ -65,7 +65,7 @@ FAULTS = [
     {
         'name': 'rel-addend-ignored',
         'what': 'REL relocations: the addend in the section contents ignored',
-        'file': 'hosttool/dwarf_reloc.c',
+        'file': 'hosttool/lib/dwarf_reloc.c',
         'old': '\t\taddend = rd(r, r->target + off, (unsigned int)size);\n',
         'new': '\t\taddend = 0;\n',
         'checks': ['generated-quick'],
@@ -73,7 +73,7 @@ FAULTS = [
     {
         'name': 'rela-addend-twice',
         'what': 'RELA relocations: the addend added twice',
-        'file': 'hosttool/dwarf_reloc.c',
+        'file': 'hosttool/lib/dwarf_reloc.c',
         'old': '\tvalue += addend;\n',
         'new': '\tvalue += addend;\n\tif (r->rela)\n\t\tvalue += addend;\n',
         'checks': ['generated-quick'],
@@ -81,7 +81,7 @@ FAULTS = [
     {
         'name': 'address-truncated-32bit-host',
         'what': 'an address in an unsigned long: 32 bits on a 32-bit host',
-        'file': 'hosttool/dwarf_line.c',
+        'file': 'hosttool/lib/dwarf_line.c',
         'old': '\ts->r.address &= s->addr_mask;\n',
         'new': ('\ts->r.address = (unsigned long)(s->r.address &'
                 ' s->addr_mask);\n'),
@@ -90,7 +90,7 @@ FAULTS = [
     {
         'name': 'dwarf5-file-0-1-swapped',
         'what': 'DWARF 5 file entries 0 and 1 swapped',
-        'file': 'hosttool/tables.c',
+        'file': 'hosttool/kbuild/tables.c',
         'old': '\tu->files[u->nfiles++] = id;\n\treturn 0;\n',
         'new': ('\tu->files[u->nfiles++] = id;\n'
                 '\tif (u->h.version >= 5 && u->nfiles == 2) {\n'
@@ -104,7 +104,7 @@ FAULTS = [
     {
         'name': 'first-row-at-address',
         'what': 'of the rows at one address the first answers, not the last',
-        'file': 'hosttool/modes.c',
+        'file': 'hosttool/kbuild/rows.c',
         'old': '\t\t\treturn lo ? &r[lo - 1] : NULL;\n',
         'new': ('\t\t\twhile (lo > 1 && r[lo - 2].addr == r[lo - 1].addr)\n'
                 '\t\t\t\tlo--;\n'
@@ -114,7 +114,7 @@ FAULTS = [
     {
         'name': 'read-past-section',
         'what': 'a ULEB128 read allowed at the limit: one byte past it',
-        'file': 'hosttool/dwarf_cursor.h',
+        'file': 'hosttool/lib/dwarf_cursor.h',
         'old': '\tif (left(c) >= 1 && !(c->buf[c->pos] & 0x80)) {\n',
         'new': '\tif (c->pos <= c->end && !(c->buf[c->pos] & 0x80)) {\n',
         'checks': ['fuzz-dwarf-line'],
@@ -122,7 +122,7 @@ FAULTS = [
     {
         'name': 'cu-ranges-ignored',
         'what': 'rows not clipped to their unit\'s address ranges',
-        'file': 'hosttool/tables.c',
+        'file': 'hosttool/kbuild/tables.c',
         'old': '\tif (t->clip == CLIP_ON && u->clip) {\n',
         'new': '\tif (t->clip == CLIP_ON && u->clip && 0) {\n',
         'checks': ['synth'],
@@ -130,7 +130,7 @@ FAULTS = [
     {
         'name': 'linetab-block-index-off-by-one',
         'what': 'the compact table\'s index entry of block 1 one byte high',
-        'file': 'hosttool/linetab_enc.c',
+        'file': 'hosttool/lib/linetab_enc.c',
         'old': '\t\tput16(p + pos + 12 * nsuper + 4 * blk, o - so);\n',
         'new': ('\t\tput16(p + pos + 12 * nsuper + 4 * blk,'
                 ' o - so + (blk == 1));\n'),
@@ -139,7 +139,7 @@ FAULTS = [
     {
         'name': 'form-data2-read-as-data4',
         'what': 'a DW_FORM_data2 entry value read as four bytes',
-        'file': 'hosttool/dwarf_line.c',
+        'file': 'hosttool/lib/dwarf_line.c',
         'old': '\tcase DW_FORM_data2:\n\t\treturn read_un(ctx, c, 2, num);\n',
         'new': '\tcase DW_FORM_data2:\n\t\treturn read_un(ctx, c, 4, num);\n',
         'checks': ['oracles'],
@@ -147,7 +147,7 @@ FAULTS = [
     {
         'name': 'form-block2-length-one-byte',
         'what': 'a DW_FORM_block2 length read as one byte',
-        'file': 'hosttool/dwarf_line.c',
+        'file': 'hosttool/lib/dwarf_line.c',
         'old': '\tcase DW_FORM_block2:\n\t\terr = read_un(ctx, c, 2, &n);\n',
         'new': '\tcase DW_FORM_block2:\n\t\terr = read_un(ctx, c, 1, &n);\n',
         'checks': ['oracles'],
@@ -156,7 +156,7 @@ FAULTS = [
         'name': 'form-strx1-refused-late',
         'what': 'DW_FORM_strx1 let through the entry format, refused only '
                 'at the first entry (the error names the wrong offset)',
-        'file': 'hosttool/dwarf_line.c',
+        'file': 'hosttool/lib/dwarf_line.c',
         'old': '\tcase DW_FORM_block4:\n\t\treturn true;\n',
         'new': '\tcase DW_FORM_block4:\n\tcase DW_FORM_strx1:\n'
                '\t\treturn true;\n',
@@ -166,7 +166,7 @@ FAULTS = [
         'name': 'rel-addend-little-endian',
         'what': 'the module loader\'s resolver reads a REL addend in '
                 'little-endian order in a big-endian object',
-        'file': 'hosttool/dwarf_reloc.c',
+        'file': 'hosttool/lib/dwarf_reloc.c',
         'old': '\tif (!r->rela)\t\t/* REL: the addend is the field\'s '
                'contents */\n\t\taddend = rd(r, r->target + off, '
                '(unsigned int)size);\n',
@@ -181,7 +181,7 @@ FAULTS = [
         'name': 'linetab-code-error-as-data',
         'what': 'a damaged prefix code reported as LINETAB_E_DATA, not '
                 'LINETAB_E_CODE',
-        'file': 'hosttool/linetab_dec.c',
+        'file': 'hosttool/lib/linetab_dec.c',
         'old': '\t\t\tb->err = -LINETAB_E_CODE;\n',
         'new': '\t\t\tb->err = -LINETAB_E_DATA;\n',
         'checks': ['oracles'],
@@ -192,7 +192,7 @@ FAULTS = [
         'name': 'modlines-v5-comp-dir-not-joined',
         'what': 'the module loader leaves a DWARF 5 relative directory '
                 'unjoined to directory 0 (the compilation directory)',
-        'file': 'hosttool/modlines.c',
+        'file': 'hosttool/lib/modlines.c',
         'old': '\t\tcomp = d && s->idirs ? s->dirs[0] : NULL;\n',
         'new': '\t\tcomp = NULL;\n',
         'checks': ['oracles', 'generated-quick'],
@@ -201,7 +201,7 @@ FAULTS = [
         'name': 'modlines-file-name-only',
         'what': 'the module loader drops the directory: a file name alone '
                 '(what a compare by file name lets through)',
-        'file': 'hosttool/modlines.c',
+        'file': 'hosttool/lib/modlines.c',
         'old': '\tif (ml_join(s->tmp, MODLINES_PATH_MAX, comp, dir, '
                's->files[i].name))\n',
         'new': '\tdir = NULL;\n\tcomp = NULL;\n'
@@ -213,7 +213,7 @@ FAULTS = [
         'name': 'usr-include-taken-for-a-kernel',
         'what': 'lineloc takes /usr/include/linux for a kernel tree: a user '
                 'program\'s compilation directory stripped',
-        'file': 'hosttool/tables.c',
+        'file': 'hosttool/kbuild/tables.c',
         'old': '\t\tif (!m || (m - s >= 5 && !strncmp(m - 5, "/usr/", 5)))\n',
         'new': '\t\tif (!m)\n',
         'checks': ['oracles'],

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lineloc.h - what every part of lineloc shares (util.c): the program's
+ * util.h - what every part of lineloc shares (util.c): the program's
  * globals, the buffered output, the one-line errors and the allocation
  * helpers.  Nothing here knows ELF or DWARF.
  */
-#ifndef LINELOC_H
-#define LINELOC_H
+#ifndef UTIL_H
+#define UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,7 +29,7 @@ void out_hex(uint64_t v);
 
 void __attribute__((noreturn, format(printf, 3, 4)))
 die(const char *file, const char *where, const char *fmt, ...);
-const char *at(const char *sec, uint64_t off);
+const char *sec_at(const char *sec, uint64_t off);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
@@ -55,8 +55,8 @@ char *xstrdup(const char *s);
 	(lo) = lo_;						\
 } while (0)
 
-void sort(void *base, size_t n, size_t size,
-	  int (*cmp)(const void *, const void *));
+void xqsort(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *));
 void *grow_array(void *p, size_t *cap, size_t need, size_t size);
 
 /**
@@ -78,4 +78,4 @@ static inline void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return grow_array(p, cap, need, size);
 }
 
-#endif /* LINELOC_H */
+#endif /* UTIL_H */

@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lineloc.h"
+#include "util.h"
 #include "tables.h"
+#include "modlines.h"
 
 static struct unit *cur_unit;
 static struct paths *cur_paths;
@@ -34,7 +35,7 @@ static void dwl_die(struct tables *t, int err)
 			 dwarf_line_strerror(err), t->ctx.err_val);
 	else
 		snprintf(what, sizeof(what), "%s", dwarf_line_strerror(err));
-	die(t->elf.path, at(".debug_line", t->ctx.err_off), "%s", what);
+	die(t->elf.path, sec_at(".debug_line", t->ctx.err_off), "%s", what);
 }
 
 static int add_dir(void *arg, const struct dwarf_line_entry *e)
@@ -52,12 +53,12 @@ static int add_dir(void *arg, const struct dwarf_line_entry *e)
 	if (e->index == 0) {
 		d = xstrdup(p);
 		if (*d)
-			normalize(d);
+			modlines_normalize(d);
 	} else {
-		d = join(u->comp_dir, p);
+		d = path_join(u->comp_dir, p);
 	}
 	/* Interned: equal directories share one pointer (see add_file). */
-	id = intern(cur_dirs, d);
+	id = path_intern(cur_dirs, d);
 	d = cur_dirs->str[id];
 	if (u->h.version >= 5 && e->index == 0)
 		u->comp_dir = d;
@@ -118,7 +119,7 @@ static uint32_t file_id(const char *dir, const char *name)
 	}
 	fcache[i].dir = dir;
 	fcache[i].name = name;
-	fcache[i].id = intern(cur_paths, join(dir, name));
+	fcache[i].id = path_intern(cur_paths, path_join(dir, name));
 	fcache_n++;
 	return fcache[i].id;
 }
@@ -344,8 +345,8 @@ static void assign_ranges(struct tables *t, int all_rows)
 		}
 		/* Sorted, then overlapping and touching ranges merged. */
 		if (t->nrg > first)
-			sort(t->rg + first, t->nrg - first, sizeof(*t->rg),
-			     cmp_range);
+			xqsort(t->rg + first, t->nrg - first, sizeof(*t->rg),
+			       cmp_range);
 		for (j = first, n = first; j < t->nrg; j++) {
 			if (n > first && t->rg[j].lo <= t->rg[n - 1].hi) {
 				if (t->rg[j].hi > t->rg[n - 1].hi)
@@ -427,7 +428,7 @@ void load_tables(struct tables *t, const char *path, enum strip_mode mode,
 	}
 	if (mode == STRIP_AUTO)
 		auto_strip(t);
-	sort(t->strip, t->nstrip, sizeof(*t->strip), cmp_len_desc);
+	xqsort(t->strip, t->nstrip, sizeof(*t->strip), cmp_len_desc);
 	set_shown(t, 0);
 	assign_ranges(t, all_rows);
 }
@@ -513,7 +514,7 @@ static void clip_sequence(struct clip *c, const struct dwarf_line_row *end)
 	c->n = 0;
 	c->unsorted = false;
 	if (!sorted)
-		sort(b, n, sizeof(*b), cmp_crow);
+		xqsort(b, n, sizeof(*b), cmp_crow);
 	start = n ? b[0].addr : stop;
 	j = range_above(c->rg, c->nr, start);
 	if (sorted && start <= stop && j < c->nr && c->rg[j].lo <= start &&

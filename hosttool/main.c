@@ -36,7 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lineloc.h"
+#include "util.h"
 #include "tables.h"
 #include "modes.h"
 #include "ktable.h"

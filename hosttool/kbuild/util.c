@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lineloc.h"
+#include "util.h"
 
 const char *prog = "lineloc";
 const char *in_path;
@@ -110,7 +110,7 @@ void out_hex(uint64_t v)
 /**
  * die() - report an error and exit
  * @file: the file the error is about, or NULL
- * @where: where in it ("SECTION+0xOFF", see at()), or NULL
+ * @where: where in it ("SECTION+0xOFF", see sec_at()), or NULL
  * @fmt: printf() format of the message
  *
  * Any error ends here: the output so far is flushed, then one line on
@@ -142,13 +142,13 @@ void die(const char *file, const char *where, const char *fmt, ...)
 static char where_buf[512];
 
 /**
- * at() - name a place in a section for die()
+ * sec_at() - name a place in a section for die()
  * @sec: the section's name
  * @off: the offset in it
  *
  * Return: "SECTION+0xOFF", in a static buffer that the next call reuses.
  */
-const char *at(const char *sec, uint64_t off)
+const char *sec_at(const char *sec, uint64_t off)
 {
 	snprintf(where_buf, sizeof(where_buf), "%s+0x%" PRIx64, sec, off);
 	return where_buf;
@@ -238,14 +238,14 @@ char *xstrdup(const char *s)
 }
 
 /**
- * sort() - qsort() that accepts an empty (NULL) array
+ * xqsort() - qsort() that accepts an empty (NULL) array
  * @base: the array
  * @n: number of elements
  * @size: size of an element
  * @cmp: comparison function, as for qsort()
  */
-void sort(void *base, size_t n, size_t size,
-	  int (*cmp)(const void *, const void *))
+void xqsort(void *base, size_t n, size_t size,
+	    int (*cmp)(const void *, const void *))
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);

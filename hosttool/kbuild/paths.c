@@ -6,69 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lineloc.h"
+#include "util.h"
+#include "modlines.h"
 #include "paths.h"
 
 /**
- * normalize() - normalise a path lexically, in place
- * @path: the path
- *
- * "a//b", "a/./b" and "a/x/../b" become "a/b"; a leading ".." of a
- * relative path stays; an empty result is ".".  No symlinks are resolved:
- * the build machine's file system is not this one.
- */
-void normalize(char *path)
-{
-	char *src = path, *dst = path, *base;
-	int abs = *path == '/';
-
-	if (abs)
-		dst = ++src;
-	base = dst;
-	/* dst never passes src: each segment is written over input consumed. */
-	while (*src) {
-		char *seg = src;
-		size_t len;
-
-		while (*src && *src != '/')
-			src++;
-		len = (size_t)(src - seg);
-		if (*src)
-			src++;
-		if (!len || (len == 1 && seg[0] == '.'))
-			continue;
-		if (len == 2 && seg[0] == '.' && seg[1] == '.') {
-			char *prev = dst;
-
-			while (prev > base && prev[-1] != '/')
-				prev--;
-			if (prev < dst && !(dst - prev == 2 && prev[0] == '.' &&
-					    prev[1] == '.')) {
-				/* Drop the previous segment and its '/'. */
-				dst = prev > base ? prev - 1 : prev;
-				continue;
-			}
-			if (prev == dst && abs)
-				continue;	/* "/.." is "/" */
-		}
-		if (dst > base)
-			*dst++ = '/';
-		memmove(dst, seg, len);
-		dst += len;
-	}
-	*dst = 0;
-	if (!*path)
-		strcpy(path, ".");
-}
-
-/**
- * join() - join a directory and a file name
+ * path_join() - join a directory and a file name
  * @dir: the directory, or NULL; ignored if @name is absolute
  * @name: the file name
  *
  * Return: "@dir/@name" ("" parts skipped), normalised, in a new string.
  */
-char *join(const char *dir, const char *name)
+char *path_join(const char *dir, const char *name)
 {
 	size_t dl = dir ? strlen(dir) : 0, nl = strlen(name);
 	char *p = xmalloc(dl + nl + 2);
@@ -80,7 +29,7 @@ char *join(const char *dir, const char *name)
 		p[dl] = '/';
 		memcpy(p + dl + 1, name, nl + 1);
 	}
-	normalize(p);
+	modlines_normalize(p);
 	return p;
 }
 
@@ -94,14 +43,14 @@ static uint32_t fnv(const char *s)
 }
 
 /**
- * intern() - the id of a path
+ * path_intern() - the id of a path
  * @ps: the interned paths
  * @s: the path, allocated; taken over (freed if already known)
  *
  * Return: the id of @s, the same for equal strings, new ids counting up
  * from 0 in the order the paths are first seen.
  */
-uint32_t intern(struct paths *ps, char *s)
+uint32_t path_intern(struct paths *ps, char *s)
 {
 	size_t i;
 

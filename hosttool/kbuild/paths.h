@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * paths.h - lineloc's paths (paths.c): lexical normalisation, joining and
- * interning.
+ * paths.h - lineloc's paths (paths.c): joining and interning; lexical
+ * normalisation is lib's, modlines_normalize().
  */
 #ifndef PATHS_H
 #define PATHS_H
@@ -19,8 +19,7 @@ struct paths {
 	size_t hcap;
 };
 
-void normalize(char *path);
-char *join(const char *dir, const char *name);
-uint32_t intern(struct paths *ps, char *s);
+char *path_join(const char *dir, const char *name);
+uint32_t path_intern(struct paths *ps, char *s);
 
 #endif /* PATHS_H */

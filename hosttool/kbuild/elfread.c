@@ -25,7 +25,7 @@
 #include <zlib.h>
 #endif
 
-#include "lineloc.h"
+#include "util.h"
 #include "elfread.h"
 
 static uint16_t le16(const uint8_t *p)
@@ -309,15 +309,15 @@ static void decompress(struct elf *e, struct section *s)
 	uint32_t type;
 
 	if (s->data_size < hdr)
-		die(e->path, at(s->name, 0), "truncated compression header");
+		die(e->path, sec_at(s->name, 0), "truncated compression header");
 	type = e->r32(s->data);
 	size = e->is64 ? e->r64(s->data + size_at) : e->r32(s->data + size_at);
 	if (type != ELFCOMPRESS_ZLIB)
-		die(e->path, at(s->name, 0), "unsupported compression type %u",
+		die(e->path, sec_at(s->name, 0), "unsupported compression type %u",
 		    type);
 	/* Deflate expands at most 1032:1; a larger claim is corrupt. */
 	if (size / 1032 > s->data_size)
-		die(e->path, at(s->name, size_at),
+		die(e->path, sec_at(s->name, size_at),
 		    "ch_size 0x%" PRIx64 " is impossible for 0x%" PRIx64
 		    " compressed bytes", size, s->data_size - hdr);
 #ifdef HAVE_ZLIB
@@ -326,21 +326,21 @@ static void decompress(struct elf *e, struct section *s)
 		uint8_t *d;
 
 		if ((uint64_t)dlen != size || size > SIZE_MAX - 1)
-			die(e->path, at(s->name, size_at),
+			die(e->path, sec_at(s->name, size_at),
 			    "ch_size 0x%" PRIx64 " is too large for this host",
 			    size);
 		d = xmalloc((size_t)size + 1);
 		if (uncompress(d, &dlen, s->data + hdr,
 			       (uLong)(s->data_size - hdr)) != Z_OK ||
 		    dlen != size)
-			die(e->path, at(s->name, hdr), "zlib data is corrupt");
+			die(e->path, sec_at(s->name, hdr), "zlib data is corrupt");
 		free(s->data);
 		s->data = d;
 		s->data_size = size;
 	}
 #else
 	(void)size;
-	die(e->path, at(s->name, 0),
+	die(e->path, sec_at(s->name, 0),
 	    "compressed section, but lineloc was built without zlib");
 #endif
 }
@@ -410,7 +410,7 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 		if ((r->type != SHT_REL && !rela) || r->info != target)
 			continue;
 		if (r->link >= e->shnum || e->sec[r->link].type != SHT_SYMTAB)
-			die(e->path, at(r->name, 0), "bad symbol table link %u",
+			die(e->path, sec_at(r->name, 0), "bad symbol table link %u",
 			    r->link);
 		rd = elf_raw(e, i);
 		sd = elf_raw(e, r->link);
@@ -441,19 +441,19 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 			if (size < 0) {
 				if (!strict)
 					continue;
-				die(e->path, at(r->name, j),
+				die(e->path, sec_at(r->name, j),
 				    "unsupported relocation type %u for machine %u against %s",
 				    type, e->machine, t->name);
 			}
 			if (!size)
 				continue;
 			if (off > t->data_size || (uint64_t)size > t->data_size - off)
-				die(e->path, at(r->name, j),
+				die(e->path, sec_at(r->name, j),
 				    "relocation at 0x%" PRIx64
 				    " is outside %s (size 0x%" PRIx64 ")",
 				    off, t->name, t->data_size);
 			if (symi >= nsym)
-				die(e->path, at(r->name, j),
+				die(e->path, sec_at(r->name, j),
 				    "bad symbol index %" PRIu64, symi);
 			sym = sd + symi * symsz;
 			if (e->is64) {
@@ -525,7 +525,7 @@ struct section *elf_load(struct elf *e, const char *name, int strict,
 	if (e->type == ET_REL)
 		apply_relocs(e, (uint32_t)i, strict, record);
 	if (record)
-		sort(e->lrel, e->nlrel, sizeof(*e->lrel), cmp_lrel);
+		xqsort(e->lrel, e->nlrel, sizeof(*e->lrel), cmp_lrel);
 	return s;
 }
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lineloc.h"
+#include "util.h"
 #include "dwarf_cursor.h"
 #include "units.h"
 
@@ -661,7 +661,7 @@ void read_units(struct elf *e, struct cus *cs)
 		}
 		cu->how = die_ranges(cs, k);
 	}
-	sort(cs->r, cs->nr, sizeof(*cs->r), cmp_cu_range);
+	xqsort(cs->r, cs->nr, sizeof(*cs->r), cmp_cu_range);
 }
 
 static const struct cus *sort_cus;
@@ -690,7 +690,7 @@ size_t *units_by_stmt(const struct cus *cs)
 	for (k = 0; k < cs->n; k++)
 		ix[k] = k;
 	sort_cus = cs;
-	sort(ix, cs->n, sizeof(*ix), cmp_by_stmt);
+	xqsort(ix, cs->n, sizeof(*ix), cmp_by_stmt);
 	return ix;
 }
 

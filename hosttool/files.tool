@@ -1,0 +1,6 @@
+main.c
+modes.h
+modes.c
+modtable.h
+modtable.c
+ktable_check.c
