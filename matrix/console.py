@@ -65,8 +65,12 @@ FRAME_LINE = re.compile(r'^ *(\? )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from
 KUNIT_SUITE = 'kallsyms_line_loc'
 # kernel/module/lines_test.c: the resolver and the load-time table
 KUNIT_MODULE_SUITE = 'module_line_locations'
+# kallsyms_test_costs; kallsyms_lookup() on the same addresses as the line
+# lookup, and the ratio line lookup / kallsyms_lookup, since the KUnit
+# case printed them (older logs lack the two)
 COSTS = re.compile(r'kallsyms costs: lookup_name (\d+) ns, on_each_symbol walk (\d+) us, '
-                   r'sprint_backtrace (\d+) ns, line lookup (\d+) ns')
+                   r'sprint_backtrace (\d+) ns, line lookup (\d+) ns'
+                   r'(?:, kallsyms_lookup (\d+) ns, ratio (\d+\.\d+))?')
 MEMORY = re.compile(r'Memory: (\d+)K/(\d+)K available \((\d+)K kernel code, (\d+)K rwdata, '
                     r'(\d+)K rodata, (\d+)K init')
 # -- the hardened configuration (make matrix-hardened)

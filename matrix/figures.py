@@ -5,11 +5,12 @@
 usage: figures.py RESULTS_DIR ARCH...
 
 For each arch, from the figures the judge recorded for the variant with
-CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock") and on (the RFC layout):
-vmlinux sections (size), the image, the boot's "Memory:" line, what
-kallsyms lookups cost (the KUnit suite's kallsyms_test_costs), the time to
-read /proc/kallsyms, and the frames checked.  Prints a table and writes
-RESULTS_DIR/figures.md and figures.json.
+CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock") and on (the series' compact
+tables): vmlinux sections (size), the image, the boot's "Memory:" line,
+what kallsyms lookups cost (the KUnit suite's kallsyms_test_costs: the
+line lookup beside kallsyms_lookup() on the same addresses, and their
+ratio), the time to read /proc/kallsyms, and the frames checked.  Prints
+a table and writes RESULTS_DIR/figures.md and figures.json.
 """
 import json
 import os
@@ -26,13 +27,17 @@ ROWS = [
     ('kallsyms_on_each_symbol() walk', lambda f: f.get('on_each_symbol_us'), 'us'),
     ('sprint_backtrace()', lambda f: f.get('sprint_backtrace_ns'), 'ns'),
     ('kallsyms_line_loc_lookup()', lambda f: f.get('line_lookup_ns'), 'ns'),
+    ('kallsyms_lookup(), same addresses', lambda f: f.get('kallsyms_lookup_ns'), 'ns'),
+    ('line lookup / kallsyms_lookup()', lambda f: f.get('line_lookup_ratio'), 'ratio'),
     ('read /proc/kallsyms', lambda f: f.get('proc_kallsyms_read_us'), 'us'),
     ('line tables (lineloc --table-size)', lambda f: f.get('table_bytes'), 'bytes'),
 ]
 
 
 def fmt(v):
-    return '-' if v is None else '{:,}'.format(v)
+    if v is None:
+        return '-'
+    return '{:,.2f}'.format(v) if isinstance(v, float) else '{:,}'.format(v)
 
 
 def hardened_row(arch, figs):

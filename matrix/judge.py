@@ -746,7 +746,10 @@ def judge_common(cell, lines, a, figures):
         m = COSTS.search(l)
         if m:
             figures['lookup_name_ns'], figures['on_each_symbol_us'], \
-                figures['sprint_backtrace_ns'], figures['line_lookup_ns'] = map(int, m.groups())
+                figures['sprint_backtrace_ns'], figures['line_lookup_ns'] = map(int, m.groups()[:4])
+            if m.group(5):
+                figures['kallsyms_lookup_ns'] = int(m.group(5))
+                figures['line_lookup_ratio'] = float(m.group(6))
         m = MEMORY.search(l)
         if m:
             figures['memory_available_k'], figures['memory_total_k'] = int(m.group(1)), int(m.group(2))
