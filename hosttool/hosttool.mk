@@ -18,7 +18,7 @@ HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64 $(HT_INC)
 # tests/series-check.py and tests/hosttool/lltest.py.  hosttool/files.tool
 # lists the user tool's own files.  kbuild/lineloc.c is the kernel build's
 # main(), main.c the user tool's.
-HT_FILES	:= $(addprefix hosttool/,$(shell cat hosttool/files hosttool/files.tool))
+HT_FILES	:= $(addprefix hosttool/,$(shell grep -hv "^[#]" hosttool/files hosttool/files.tool))
 HT_SRCS		:= $(filter-out hosttool/kbuild/lineloc.c,$(filter %.c,$(HT_FILES)))
 HT_DEPS		:= $(HT_FILES) hosttool/files hosttool/files.tool hosttool/hosttool.mk
 # the kernel build's lineloc: kbuild/ and the parts of lib/ it runs (the

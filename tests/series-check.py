@@ -48,10 +48,16 @@ def added_files(patch):
 series = os.path.join(top, 'series')
 patches = [l.split()[0] for l in open(os.path.join(series, 'series'))
            if l.strip() and not l.startswith('#')]
-files = open(os.path.join(top, 'hosttool', 'files')).read().split()
-ll = [p for p in patches if re.search(r'-scripts-add-lineloc', p)]
+files = [l for l in open(os.path.join(top, 'hosttool', 'files')).read().split('\n')
+         if l.strip() and not l.startswith('#')]
+# the patches that add scripts/lineloc's files (scripts/lineloc: ... and
+# scripts: add lineloc ...), their files together
+ll = [p for p in patches if re.search(r'-scripts-(lineloc-|add-lineloc)', p)]
 if ll:
-    new = added_files(os.path.join(series, ll[0]))
+    new = {}
+    for p in ll:
+        new.update(added_files(os.path.join(series, p)))
+    ll = ['the lineloc patches (%d)' % len(ll)]
     for f in files:
         ours = open(os.path.join(top, 'hosttool', f)).read()
         b = os.path.basename(f)

@@ -40,7 +40,8 @@ LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
 LLBE = os.path.join(TOP, 'hosttool', 'lineloc-s390x')    # big-endian host
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
 # lineloc's sources and headers, one a line (also hosttool.mk's list)
-HT_FILES = open(os.path.join(TOP, 'hosttool', 'files')).read().split()
+HT_FILES = [l for l in open(os.path.join(TOP, 'hosttool', 'files')).read().split('\n')
+            if l.strip() and not l.startswith('#')]
 # the user tool's sources: lib/, kbuild/ less the kernel build's main(),
 # and hosttool/files.tool's (hosttool/hosttool.mk builds it the same way)
 HT_TOOL_SRCS = [os.path.join(TOP, 'hosttool', f) for f in
