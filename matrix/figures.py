@@ -9,7 +9,8 @@ CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock") and on (the series' compact
 tables): vmlinux sections (size), the image, the boot's "Memory:" line,
 what kallsyms lookups cost (the KUnit suite's kallsyms_test_costs: the
 line lookup beside kallsyms_lookup() on the same addresses, and their
-ratio), the time to read /proc/kallsyms, and the frames checked.  Prints
+ratio), the time to read /proc/kallsyms, the stack of the line lookup
+(matrix/stack_usage.py, with the option on), and the frames checked.  Prints
 a table and writes RESULTS_DIR/figures.md and figures.json.
 """
 import json
@@ -31,6 +32,7 @@ ROWS = [
     ('line lookup / kallsyms_lookup()', lambda f: f.get('line_lookup_ratio'), 'ratio'),
     ('read /proc/kallsyms', lambda f: f.get('proc_kallsyms_read_us'), 'us'),
     ('line tables (lineloc --table-size)', lambda f: f.get('table_bytes'), 'bytes'),
+    ('line lookup stack', lambda f: f.get('lookup_stack_bytes'), 'bytes'),
 ]
 
 

@@ -22,6 +22,7 @@ import subprocess
 import sys
 
 import cell as cells
+import stack_usage
 from console import (AT, CRASH, LOC, TEXTLOCS_STEP, WARN_NO_LINES, INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
                      TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, KUNIT_MODULE_SUITE, COSTS,
                      MEMORY, READ_KALLSYMS, ARMED, CYCLE, CYCLE_READER, HOLD, RACE, RCU_STALL,
@@ -708,6 +709,24 @@ def judge_table(cell, a, figures):
         figures['table_rows'], figures['table_bytes'] = int(m.group(1)), int(m.group(2))
 
 
+def judge_stack(cell, a, figures):
+    """The stack of the line lookup in a backtrace (matrix/stack_usage.py):
+    the lookup path's objects compiled again from the O= folder's kbuild
+    commands with -fstack-usage, the deepest chain of a %pBl from printk's
+    vsnprintf() within the bounds, no frame of it unbounded."""
+    name = 'stack: the line lookup path uses at most %d bytes from vsnprintf(), ' \
+        '%d below symbol_string() (-fstack-usage)' % (stack_usage.BOUND,
+                                                      stack_usage.LOOKUP_BOUND)
+    try:
+        r = stack_usage.measure(a.obj or '')
+    except (stack_usage.Error, OSError) as e:
+        cell.check(name, False, 'not measured: %s' % e)
+        return
+    ok, detail = stack_usage.verdict(r)
+    cell.check(name, ok, detail)
+    figures['lookup_stack_bytes'] = r['bytes']
+
+
 def judge_common(cell, lines, a, figures):
     """Checks of both variants beyond the triggers: LKDTM, test_printf,
     KUnit, and the figures the boot prints."""
@@ -1026,6 +1045,7 @@ def judge(a):
             if triggers or planned_lkdtm(a.plan):
                 judge_locations(cell, lines, a, figures)
             judge_table(cell, a, figures)
+            judge_stack(cell, a, figures)
         else:
             loc = [l for l in lines if (m := LOCATED.search(l)) and m.group(4) != 'lltest']
             cell.check('no vmlinux locations with the option off', not loc,

@@ -27,6 +27,7 @@ SRC = os.path.realpath(os.path.join(os.environ.get('BUILD', os.path.join(TOP, 'b
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
 import console  # noqa: E402
+import stack_usage  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, 'tests'))
 from result import Results  # noqa: E402
 
@@ -177,8 +178,188 @@ def layering():
             cell.ARCH_DIR = saved
 
 
+# A small lookup path, as `objdump -dr` and gcc's .su give it: printk's
+# vsnprintf() tail-calls through pointer() to symbol_string(), the lookup
+# reaches the decoder directly and a module's table through
+# module_line_loc(), and its callback (an indirect call) prints ":%u"
+# with a nested vsnprintf().  kallsyms.o has the lookup's weak stub.
+STACK_DUMP = {
+    'lib/vsprintf.o': """
+Disassembly of section .text:
+
+0000000000000000 <vsnprintf>:
+   0:\tpush   %rbx
+   1:\tcall   40 <pointer>
+   6:\tcall   b <vsnprintf+0xb>
+\t\t\t7: R_X86_64_PLT32\tnumber-0x4
+   b:\tjmp    *0x0(,%rcx,8)
+  12:\tret
+
+0000000000000040 <pointer>:
+  40:\tjmp    80 <symbol_string>
+
+0000000000000060 <number>:
+  60:\tret
+
+0000000000000080 <symbol_string>:
+  80:\tcall   85 <symbol_string+0x5>
+\t\t\t81: R_X86_64_PLT32\tsprint_backtrace-0x4
+  85:\tcall   8a <symbol_string+0xa>
+\t\t\t86: R_X86_64_PLT32\tkallsyms_line_loc_snprint-0x4
+  8a:\tret
+
+00000000000000a0 <snprintf>:
+  a0:\tcall   0 <vsnprintf>
+  a5:\tret
+""",
+    'kernel/kallsyms.o': """
+Disassembly of section .text:
+
+0000000000000000 <sprint_backtrace>:
+   0:\tcall   5 <sprint_backtrace+0x5>
+\t\t\t1: R_X86_64_PLT32\tstrlen-0x4
+   5:\tret
+
+0000000000000010 <kallsyms_line_loc_snprint>:
+  10:\txor    %eax,%eax
+  12:\tret
+""",
+    'kernel/kallsyms_lines.o': """
+Disassembly of section .text:
+
+0000000000000000 <lt_block.constprop.0>:
+   0:\tret
+
+0000000000000010 <linetab_lookup>:
+  10:\tcall   0 <lt_block.constprop.0>
+  15:\tret
+
+0000000000000020 <kallsyms_line_snprint_fn>:
+  20:\tcall   25 <kallsyms_line_snprint_fn+0x5>
+\t\t\t21: R_X86_64_PLT32\tsnprintf-0x4
+  25:\tret
+
+0000000000000030 <kallsyms_line_with>:
+  30:\tcall   10 <linetab_lookup>
+  35:\tcall   *%r13
+  38:\tcall   3d <kallsyms_line_with+0xd>
+\t\t\t39: R_X86_64_PLT32\tmodule_line_loc-0x4
+  3d:\tret
+
+0000000000000040 <kallsyms_line_loc_snprint>:
+  40:\tcall   45 <kallsyms_line_loc_snprint+0x5>
+\t\t\t41: R_X86_64_PLT32\t.text+0x2c
+  45:\tret
+""",
+    'kernel/module/lines.o': """
+Disassembly of section .text:
+
+0000000000000000 <module_line_loc>:
+   0:\tcall   5 <module_line_loc+0x5>
+\t\t\t1: R_X86_64_PLT32\tlinetab_lookup-0x4
+   5:\tcall   *%rbx
+   7:\tret
+""",
+}
+STACK_SU = {
+    'lib/vsprintf.o': 'vsprintf.c:2750:5:vsnprintf\t72\tstatic\n'
+                      'vsprintf.c:2300:7:pointer\t32\tstatic\n'
+                      'vsprintf.c:400:7:number\t96\tstatic\n'
+                      'vsprintf.c:995:7:symbol_string\t728\tstatic\n'
+                      'vsprintf.c:2900:5:snprintf\t88\tstatic\n',
+    'kernel/kallsyms.o': 'kallsyms.c:560:5:sprint_backtrace\t16\tstatic\n'
+                         'kallsyms.c:678:12:kallsyms_line_loc_snprint\t0\tstatic\n',
+    'kernel/kallsyms_lines.o': 'linetab_dec.c:266:12:lt_block.constprop\t408\tstatic\n'
+                               'linetab_dec.c:476:5:linetab_lookup\t192\tdynamic,bounded\n'
+                               'kallsyms_lines.c:174:12:kallsyms_line_snprint_fn\t64\tstatic\n'
+                               'kallsyms_lines.c:80:12:kallsyms_line_with\t80\tstatic\n'
+                               'kallsyms_lines.c:216:5:kallsyms_line_loc_snprint\t24\tstatic\n',
+    'kernel/module/lines.o': 'lines.c:323:5:module_line_loc\t80\tstatic\n',
+}
+
+
+def stack_cases(dynamic=False, su_edit=None):
+    """matrix/stack_usage.py on STACK_DUMP and STACK_SU: the .su parser,
+    the call graph (relocations, a tail call, an indirect call, a call
+    through a section symbol, a weak stub), the deepest chains and the
+    bound."""
+    parts = []
+    for obj, dump in STACK_DUMP.items():
+        su = STACK_SU[obj]
+        if dynamic:
+            su = su.replace('lt_block.constprop\t408\tstatic', 'lt_block.constprop\t408\tdynamic')
+        if su_edit:
+            su = su.replace(*su_edit)
+        weak = {'kallsyms_line_loc_snprint'} if obj == 'kernel/kallsyms.o' else set()
+        parts.append((obj, stack_usage.parse_su(su, obj), stack_usage.parse_objdump(dump), weak))
+    return stack_usage.chains(stack_usage.merge_objects(parts))
+
+
+def stack_usage_cases():
+    su = stack_usage.parse_su('/a/b.c:3:5:f.isra\t40\tdynamic,bounded\n\n'
+                              'b.c:9:1:g\t8\tstatic\n')
+    result(su == {'f.isra': (40, 'dynamic,bounded', ''), 'g': (8, 'static', '')},
+           'stack: .su parsed: %s' % su)
+    try:
+        stack_usage.parse_su('b.c:9:1:g 8 static\n')
+        result(False, 'stack: a .su line that does not parse is an error')
+    except stack_usage.Error as e:
+        result(True, 'stack: a .su line that does not parse is an error (%s)' % e)
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, 'kernel'))
+        with open(os.path.join(d, 'kernel', '.x.o.cmd'), 'w') as f:
+            f.write("cmd_kernel/x.o := /m/ccache-cc gcc -Wp,-MMD,kernel/.x.o.d -DA='\"x\"' "
+                    "-DB=$$1 -c -o kernel/x.o x.c   ; ./tools/objtool/objtool kernel/x.o\n"
+                    "\nsource_kernel/x.o := x.c\n")
+        argv = stack_usage.read_cmd(d, 'kernel/x.o')
+    result(argv[-1] == 'x.c' and '-DB=$1' in argv,
+           'stack: the .cmd line read up to its ";": %s' % ' '.join(argv))
+    argv = stack_usage.stack_command(argv, '/t', 'kernel__x')
+    result(argv == ['gcc', '-Wp,-MMD,/t/kernel__x.d', '-DA="x"', '-DB=$1', '-c', '-o',
+                    '/t/kernel__x.o', 'x.c', '-fstack-usage'],
+           'stack: the command writes to the temporary folder only: %s' % ' '.join(argv))
+    r = stack_cases()
+    want = {'vmlinux': ['vsnprintf', 'pointer', 'symbol_string', 'kallsyms_line_loc_snprint',
+                        'kallsyms_line_with', 'linetab_lookup', 'lt_block.constprop.0'],
+            'module': ['vsnprintf', 'pointer', 'symbol_string', 'kallsyms_line_loc_snprint',
+                       'kallsyms_line_with', 'module_line_loc', 'linetab_lookup',
+                       'lt_block.constprop.0']}
+    for k, total in (('vmlinux', 72 + 728 + 24 + 80 + 192 + 408),
+                     ('module', 72 + 728 + 24 + 80 + 80 + 192 + 408)):
+        got = [n for n, _ in r[k]['frames']]
+        result(got == want[k] and r[k]['bytes'] == total and
+               dict(r[k]['frames'])['pointer'] == 0,
+               'stack: %s address: %d bytes (want %d), %s' % (
+                   k, r[k]['bytes'], total, stack_usage.render(r[k])))
+    # the callback's chain (indirect call, nested vsnprintf, not pointer)
+    # is shallower here: 72+728+24+80+64+88+72+96
+    result(r['bytes'] == 1584 and r['module']['lookup'] == 784 and
+           r['symbol']['bytes'] == 72 + 728 + 16 and r['bounded_on_path'] == ['linetab_lookup']
+           and 'strlen' in r['external'],
+           'stack: deepest %d, below symbol_string %d, symbol part %d, external %s' % (
+               r['bytes'], r['module']['lookup'], r['symbol']['bytes'], r['external']))
+    ok, detail = stack_usage.verdict(r, 2048, 1024)
+    result(ok, 'stack: within 2048 / 1024: %s' % detail[:80])
+    for bounds, why in (((1500, 1024), 'the whole chain'), ((2048, 700), 'the lookup part')):
+        ok, detail = stack_usage.verdict(r, *bounds)
+        result(not ok, 'stack: over the bound of %s (%d / %d) fails' % ((why,) + bounds))
+    # a callback deeper than the decoder: its nested vsnprintf() counts,
+    # not the pointer() that would reach symbol_string() again
+    r = stack_cases(su_edit=('snprintf\t88', 'snprintf\t888'))
+    got = [n for n, _ in r['module']['frames']]
+    result(got[3:] == ['kallsyms_line_loc_snprint', 'kallsyms_line_with', 'module_line_loc',
+                       'kallsyms_line_snprint_fn', 'snprintf', 'vsnprintf', 'number'] and
+           r['bytes'] == 72 + 728 + 24 + 80 + 80 + 64 + 888 + 72 + 96,
+           'stack: the callback through the indirect call: %d, %s' % (
+               r['bytes'], stack_usage.render(r['module'])))
+    ok, detail = stack_usage.verdict(stack_cases(dynamic=True), 2048, 1024)
+    result(not ok and 'DYNAMIC frames: lt_block.constprop.0' in detail,
+           'stack: a dynamic frame on the path fails: %s' % detail[-40:])
+
+
 def main():
     layering()
+    stack_usage_cases()
     arches = sorted(f.split('.')[0] for f in os.listdir(LOGS) if f.endswith('.console.log'))
     result(len(arches) == 4, 'recorded logs for four arches: %s' % arches)
     for arch in arches:
