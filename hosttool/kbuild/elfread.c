@@ -27,6 +27,7 @@
 
 #include "util.h"
 #include "elfread.h"
+#include "dwarf_reloc.h"
 
 static uint16_t le16(const uint8_t *p)
 {
@@ -346,43 +347,6 @@ static void decompress(struct elf *e, struct section *s)
 }
 
 /*
- * The relocations lineloc applies, and the size of the field each writes;
- * size 0 is a relocation that does nothing (R_*_NONE).  Whether the addend
- * is in the entry or in place is a property of the section (SHT_RELA,
- * SHT_REL), not of the type.
- */
-static const struct reloc_kind {
-	uint16_t machine;
-	uint32_t type;
-	uint8_t size;
-} reloc_kinds[] = {
-	{ EM_X86_64,	R_X86_64_NONE,		0 },
-	{ EM_X86_64,	R_X86_64_64,		8 },
-	{ EM_X86_64,	R_X86_64_32,		4 },
-	{ EM_X86_64,	R_X86_64_32S,		4 },
-	{ EM_386,	R_386_NONE,		0 },
-	{ EM_386,	R_386_32,		4 },
-	{ EM_ARM,	R_ARM_NONE,		0 },
-	{ EM_ARM,	R_ARM_ABS32,		4 },
-	{ EM_AARCH64,	R_AARCH64_NONE,		0 },
-	{ EM_AARCH64,	256,			0 },	/* binutils' R_AARCH64_NONE */
-	{ EM_AARCH64,	R_AARCH64_ABS64,	8 },
-	{ EM_AARCH64,	R_AARCH64_ABS32,	4 },
-};
-
-/* Size of relocation @type's field, 0 for "none", -1 if unknown. */
-static int reloc_size(uint16_t machine, uint32_t type)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(reloc_kinds); i++)
-		if (reloc_kinds[i].machine == machine &&
-		    reloc_kinds[i].type == type)
-			return reloc_kinds[i].size;
-	return -1;
-}
-
-/*
  * Apply the REL/RELA sections that target section @target of a
  * relocatable object.  @strict: an unknown type is an error (.debug_line);
  * otherwise it is left alone (.debug_info carries TLS offsets in DIEs that
@@ -437,7 +401,7 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 				type = (uint32_t)ELF32_R_TYPE(info);
 				symi = ELF32_R_SYM(info);
 			}
-			size = reloc_size(e->machine, type);
+			size = dwrel_type_size(e->machine, type);
 			if (size < 0) {
 				if (!strict)
 					continue;

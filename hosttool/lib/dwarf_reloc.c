@@ -20,48 +20,55 @@ static u64 rd(const struct dwrel *r, const u8 *p, unsigned int n)
 	return v;
 }
 
-/*
- * The size of the field a relocation type writes: 4 or 8, 0 for the
- * machine's NONE, -1 for a type the resolver refuses.
+/**
+ * dwrel_type_size() - the size of the field a relocation type writes
+ * @machine: the object's e_machine
+ * @type: the relocation type
+ *
+ * Whether the addend is in the entry or in place is a property of the
+ * section (SHT_RELA, SHT_REL), not of the type.
+ *
+ * Return: 4 or 8, 0 for the machine's NONE, -1 for a type the resolver
+ * refuses.
  */
-static int type_size(u16 machine, u32 type)
+int dwrel_type_size(u16 machine, u32 type)
 {
 	switch (machine) {
 	case DWREL_EM_X86_64:
 		switch (type) {
-		case 0:			/* R_X86_64_NONE */
+		case DWREL_R_X86_64_NONE:
 			return 0;
-		case 1:			/* R_X86_64_64 */
+		case DWREL_R_X86_64_64:
 			return 8;
-		case 10:		/* R_X86_64_32 */
-		case 11:		/* R_X86_64_32S */
+		case DWREL_R_X86_64_32:
+		case DWREL_R_X86_64_32S:
 			return 4;
 		}
 		break;
 	case DWREL_EM_386:
 		switch (type) {
-		case 0:			/* R_386_NONE */
+		case DWREL_R_386_NONE:
 			return 0;
-		case 1:			/* R_386_32 */
+		case DWREL_R_386_32:
 			return 4;
 		}
 		break;
 	case DWREL_EM_ARM:
 		switch (type) {
-		case 0:			/* R_ARM_NONE */
+		case DWREL_R_ARM_NONE:
 			return 0;
-		case 2:			/* R_ARM_ABS32 */
+		case DWREL_R_ARM_ABS32:
 			return 4;
 		}
 		break;
 	case DWREL_EM_AARCH64:
 		switch (type) {
-		case 0:			/* R_AARCH64_NONE */
-		case 256:		/* R_AARCH64_NONE, as binutils had it */
+		case DWREL_R_AARCH64_NONE:
+		case DWREL_R_AARCH64_NONE_OLD:
 			return 0;
-		case 257:		/* R_AARCH64_ABS64 */
+		case DWREL_R_AARCH64_ABS64:
 			return 8;
-		case 258:		/* R_AARCH64_ABS32 */
+		case DWREL_R_AARCH64_ABS32:
 			return 4;
 		}
 		break;
@@ -158,8 +165,8 @@ int dwrel_check(struct dwrel *r)
 	u64 last = 0, rem;
 
 	r->count = 0;
-	if (type_size(r->machine, 1) < 0 && type_size(r->machine, 2) < 0 &&
-	    type_size(r->machine, 257) < 0)
+	/* every machine the resolver knows has a NONE, numbered 0 */
+	if (dwrel_type_size(r->machine, 0) < 0)
 		return fail(r, DWREL_E_MACHINE, 0, r->machine);
 	n = div_small(r->rel_size, (u32)esz, &rem);
 	if (rem)
@@ -171,7 +178,7 @@ int dwrel_check(struct dwrel *r)
 		int size;
 
 		raw_entry(r, i, &off, &type, &symi, &addend);
-		size = type_size(r->machine, type);
+		size = dwrel_type_size(r->machine, type);
 		if (size < 0)
 			return fail(r, DWREL_E_TYPE, i * esz, type);
 		if (off < last)
@@ -209,7 +216,7 @@ int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v)
 	int size;
 
 	raw_entry(r, i, &off, &type, &symi, &addend);
-	size = type_size(r->machine, type);
+	size = dwrel_type_size(r->machine, type);
 	if (size <= 0)
 		return 1;
 	sym_at(r, symi, &shndx, &value);

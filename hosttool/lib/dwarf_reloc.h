@@ -24,6 +24,25 @@
 #define DWREL_EM_X86_64		62
 #define DWREL_EM_AARCH64	183
 
+/*
+ * The relocation types the resolver takes, by the names of each arch's
+ * ELF supplement (the kernel has them per arch only, the host's <elf.h>
+ * not always): the absolute data relocations of debug sections, and each
+ * machine's NONE.
+ */
+#define DWREL_R_X86_64_NONE	0
+#define DWREL_R_X86_64_64	1
+#define DWREL_R_X86_64_32	10
+#define DWREL_R_X86_64_32S	11
+#define DWREL_R_386_NONE	0
+#define DWREL_R_386_32		1
+#define DWREL_R_ARM_NONE	0
+#define DWREL_R_ARM_ABS32	2
+#define DWREL_R_AARCH64_NONE	0
+#define DWREL_R_AARCH64_NONE_OLD 256	/* binutils' R_AARCH64_NONE until 2.26 */
+#define DWREL_R_AARCH64_ABS64	257
+#define DWREL_R_AARCH64_ABS32	258
+
 enum {
 	DWREL_E_SHAPE = 1,	/* section size not a multiple of the entry */
 	DWREL_E_TYPE,		/* a type the resolver does not take (err_val) */
@@ -82,6 +101,7 @@ struct dwrel_value {
 	u64 value;		/* section-relative: symbol + addend */
 };
 
+int dwrel_type_size(u16 machine, u32 type);
 int dwrel_check(struct dwrel *r);
 int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v);
 int dwrel_find(const struct dwrel *r, u64 offset, struct dwrel_value *v);
