@@ -7,8 +7,8 @@ judge imports it and the shell scripts call its command line.
 
 Command line:
   console.py frame-lines [--arch ARCH] [--mask FILE] LOG
-      the lines that print a frame or a faulting pc, timestamps and leading
-      blanks dropped; --mask FILE replaces a frame whose function matches a
+      the lines that print a frame or a faulting pc, timestamps, leading
+      blanks and a trailing location dropped; --mask FILE replaces a frame whose function matches a
       pattern of FILE (fnmatch, one a line) by "<changed by the series: F>"
   console.py located LOG
       the lines that end in a located frame, timestamps dropped
@@ -62,6 +62,8 @@ CALL_TRACE = re.compile(r'Call [Tt]race:')
 # A trace line that is nothing but frames (bisect-check compares them)
 FRAME_LINE = re.compile(r'^ *(\? )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from )?'
                         r'[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$')
+# a location after a frame or a pc, " (path:line)", at the end of a line
+LOC_SUFFIX = re.compile(r' \([^()\s]+:\d+\)$')
 KUNIT_SUITE = 'kallsyms_line_loc'
 # kernel/module/lines_test.c: the resolver and the load-time table
 KUNIT_MODULE_SUITE = 'module_line_locations'
@@ -259,6 +261,9 @@ def frame_lines(lines, facts=None, mask=None):
             pats = [l.strip() for l in f if l.strip() and not l.startswith('#')]
     out = []
     for l in lines:
+        # the frame, not its location: module frames carry one whenever
+        # module line locations are on, whatever the vmlinux option
+        l = LOC_SUFFIX.sub('', l)
         if not (FRAME_LINE.match(l) or fpc.search(l)):
             continue
         l = l.lstrip(' ')
