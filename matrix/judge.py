@@ -70,7 +70,7 @@ def planned_triggers(plan):
 def module_strip(a):
     """What the kernel strips from a module's paths: the roots of the
     kernel's source tree, not the object tree (the M= module's own sources
-    stay absolute; hosttool/modlines.h)."""
+    stay absolute; hosttool/lib/modlines.h)."""
     return [p for p in a.strip if p.rstrip('/') != a.obj.rstrip('/')]
 
 

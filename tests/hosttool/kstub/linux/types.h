@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stand-in for the kernel's <linux/types.h>, to build hosttool/dwarf_line.c
+ * Stand-in for the kernel's <linux/types.h>, to build hosttool/lib/dwarf_line.c
  * freestanding (-nostdinc) and prove it needs nothing but these types.
  */
 #ifndef _KSTUB_LINUX_TYPES_H
