@@ -154,46 +154,6 @@ static void __attribute__((noreturn)) bad_option(int c, char **argv)
 		    arg);
 }
 
-/* -o: the output goes to a temporary file, renamed to @outpath at the end. */
-static void open_output(const char *outpath)
-{
-	size_t n = strlen(outpath) + 16;
-	int fd;
-
-	out_tmp = xmalloc(n);
-	snprintf(out_tmp, n, "%s.tmpXXXXXX", outpath);
-	fd = mkstemp(out_tmp);
-	if (fd < 0) {
-		free(out_tmp);
-		out_tmp = NULL;
-		die(outpath, NULL, "cannot create temporary file: %s",
-		    strerror(errno));
-	}
-	out = fdopen(fd, "w");
-	if (!out)
-		die(outpath, NULL, "%s", strerror(errno));
-}
-
-/* Flush the output; with -o, give the file its permissions and rename it. */
-static void close_output(const char *outpath)
-{
-	out_flush();
-	if (outpath) {
-		mode_t um = umask(0);
-
-		umask(um);
-		if (fflush(out) || fchmod(fileno(out), 0666 & ~um) ||
-		    fsync(fileno(out)) || fclose(out))
-			die(outpath, NULL, "write error: %s", strerror(errno));
-		out = NULL;
-		if (rename(out_tmp, outpath))
-			die(outpath, NULL, "rename: %s", strerror(errno));
-	} else if (fflush(stdout) || ferror(stdout)) {
-		out = NULL;
-		die(NULL, NULL, "write error: %s", strerror(errno));
-	}
-}
-
 int main(int argc, char **argv)
 {
 	enum { NONE, ROWS, STATS, ADDR, KTABLE, TSIZE, TCHECK, ANCHORS } mode = NONE;
@@ -266,7 +226,7 @@ int main(int argc, char **argv)
 			usage_error("--check-anchors FILE FINAL: two files");
 		out = stdout;
 		do_check_anchors(file, argv[optind]);
-		close_output(NULL);
+		out_close(NULL, 0);
 		return 0;
 	}
 	if (optind < argc && mode != ADDR)
@@ -281,7 +241,7 @@ int main(int argc, char **argv)
 	in_path = file;
 	out = stdout;
 	if (outpath)
-		open_output(outpath);
+		out_open(outpath);
 	if (via || mode == TSIZE) {
 		static struct elf e;
 
@@ -292,7 +252,7 @@ int main(int argc, char **argv)
 					      argv + optind, argc - optind);
 			else
 				do_module_table_size(&e, (uint32_t)block);
-			close_output(outpath);
+			out_close(outpath, 1);
 			return 0;
 		}
 	}
@@ -315,6 +275,6 @@ int main(int argc, char **argv)
 		do_via_table(&t, (uint32_t)block, argv + optind, argc - optind);
 	else
 		do_addrs(&t, jsec, argv + optind, argc - optind);
-	close_output(outpath);
+	out_close(outpath, 1);
 	return 0;
 }

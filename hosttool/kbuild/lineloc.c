@@ -15,13 +15,9 @@
  * trees (tables.c).
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "util.h"
 #include "tables.h"
@@ -49,39 +45,6 @@ static const struct option longopts[] = {
 	{ "check-anchors",	required_argument,	NULL, OPT_CHECK_ANCHORS },
 	{ NULL,			0,			NULL, 0 },
 };
-
-/* The table goes to a temporary file, renamed to @path once complete. */
-static void open_output(const char *path)
-{
-	size_t n = strlen(path) + 16;
-	int fd;
-
-	out_tmp = xmalloc(n);
-	snprintf(out_tmp, n, "%s.tmpXXXXXX", path);
-	fd = mkstemp(out_tmp);
-	if (fd < 0) {
-		free(out_tmp);
-		out_tmp = NULL;
-		die(path, NULL, "cannot create temporary file: %s",
-		    strerror(errno));
-	}
-	out = fdopen(fd, "w");
-	if (!out)
-		die(path, NULL, "%s", strerror(errno));
-}
-
-static void close_output(const char *path)
-{
-	mode_t um = umask(0);
-
-	umask(um);
-	out_flush();
-	if (fflush(out) || fchmod(fileno(out), 0666 & ~um) || fclose(out))
-		die(path, NULL, "write error: %s", strerror(errno));
-	out = NULL;
-	if (rename(out_tmp, path))
-		die(path, NULL, "rename: %s", strerror(errno));
-}
 
 int main(int argc, char **argv)
 {
@@ -122,9 +85,9 @@ int main(int argc, char **argv)
 	if (optind != argc || !outpath)
 		usage_error("--kernel-table VMLINUX: one file, and -o OUT");
 	in_path = table;
-	open_output(outpath);
+	out_open(outpath);
 	load_tables(&t, table, stripped ? STRIP_GIVEN : STRIP_AUTO, 0);
 	do_kernel_table(&t, KTABLE_BLOCK);
-	close_output(outpath);
+	out_close(outpath, 0);
 	return 0;
 }

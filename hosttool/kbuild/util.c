@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -270,4 +271,54 @@ void *grow_array(void *p, size_t *cap, size_t need, size_t size)
 		    need, size);
 	*cap = need < 16 ? 16 : need * 2;
 	return xrealloc(p, *cap * size);
+}
+
+/**
+ * out_open() - send the output to a temporary file beside @path
+ * @path: where the output goes once complete (out_close())
+ *
+ * On an error before out_close(), die() removes the temporary file: there
+ * is never a partial @path.
+ */
+void out_open(const char *path)
+{
+	size_t n = strlen(path) + 16;
+	int fd;
+
+	out_tmp = xmalloc(n);
+	snprintf(out_tmp, n, "%s.tmpXXXXXX", path);
+	fd = mkstemp(out_tmp);
+	if (fd < 0) {
+		free(out_tmp);
+		out_tmp = NULL;
+		die(path, NULL, "cannot create temporary file: %s",
+		    strerror(errno));
+	}
+	out = fdopen(fd, "w");
+	if (!out)
+		die(path, NULL, "%s", strerror(errno));
+}
+
+/**
+ * out_close() - flush the output and give it its name
+ * @path: the name given to out_open(), or NULL for stdout
+ * @sync: fsync() the file before the rename
+ */
+void out_close(const char *path, int sync)
+{
+	out_flush();
+	if (path) {
+		mode_t um = umask(0);
+
+		umask(um);
+		if (fflush(out) || fchmod(fileno(out), 0666 & ~um) ||
+		    (sync && fsync(fileno(out))) || fclose(out))
+			die(path, NULL, "write error: %s", strerror(errno));
+		out = NULL;
+		if (rename(out_tmp, path))
+			die(path, NULL, "rename: %s", strerror(errno));
+	} else if (fflush(stdout) || ferror(stdout)) {
+		out = NULL;
+		die(NULL, NULL, "write error: %s", strerror(errno));
+	}
 }

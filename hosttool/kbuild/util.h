@@ -22,6 +22,8 @@ extern size_t olen;		/* bytes used in obuf */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 void out_flush(void);
+void out_open(const char *path);
+void out_close(const char *path, int sync);
 void out_mem(const char *s, size_t n);
 void out_str(const char *s);
 void out_dec(uint64_t v);
