@@ -76,6 +76,28 @@ if ll:
         say('scripts/lineloc/' + f not in new,
             '%s: the user tool\'s %s is not in the tree' % (ll[0], f))
 
+# Every figure of four or more digits that the series quotes (changelogs,
+# the cover letter, and the help and Documentation text it adds) is one
+# README gives, beside the command that prints it: the series and README
+# cannot drift apart.
+readme = open(os.path.join(top, 'README.md')).read() + \
+    open(os.path.join(top, 'hosttool', 'README.md')).read()
+FIGURE = re.compile(r'(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\d,]*\d)')
+for p in ['cover-letter.txt'] + patches:
+    text = open(os.path.join(series, p), errors='replace').read()
+    msg, _, rest = text.partition('\n---\n')
+    quoted, cur = [msg], None
+    for l in rest.split('\n'):
+        if l.startswith('diff --git '):
+            cur = l.split()[2][2:]
+        elif l.startswith('+') and not l.startswith('+++') and cur and \
+                (cur.startswith('Documentation/') or 'Kconfig' in cur):
+            quoted.append(l[1:])
+    figs = sorted({m.group(0) for m in FIGURE.finditer('\n'.join(quoted))})
+    missing = [f for f in figs if f not in readme]
+    say(not missing, '%s: the %d figures it quotes are README\'s%s' % (
+        p, len(figs), ' (not in README: %s)' % ', '.join(missing) if missing else ''))
+
 findings = {}
 for line in sys.stdin:
     m = re.match(r'(\S+\.patch):\d+: (ERROR|WARNING|CHECK):(\w+):', line)
