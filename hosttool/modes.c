@@ -84,9 +84,8 @@ static int print_row(void *arg, const struct dwarf_line_row *r)
 	size_t need = n + (sec ? strlen(sec) : 0) + 64;
 	char *w;
 
-	if (olen + need > sizeof(obuf))
-		out_flush();
-	if (need > sizeof(obuf)) {	/* absurd path: the slow way */
+	w = out_reserve(need);
+	if (!w) {			/* absurd path: the slow way */
 		out_str(path);
 		out_mem(":", 1);
 		out_dec(r->line);
@@ -101,7 +100,6 @@ static int print_row(void *arg, const struct dwarf_line_row *r)
 		out_mem("\n", 1);
 		return 0;
 	}
-	w = obuf + olen;
 	memcpy(w, path, n);
 	w += n;
 	*w++ = ':';
@@ -119,7 +117,7 @@ static int print_row(void *arg, const struct dwarf_line_row *r)
 		w += 4;
 	}
 	*w++ = '\n';
-	olen = (size_t)(w - obuf);
+	out_commit(w);
 	return 0;
 }
 

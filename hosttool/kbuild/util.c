@@ -23,8 +23,9 @@ const char *prog = "lineloc";
 const char *in_path;
 FILE *out;
 char *out_tmp;
-char obuf[1 << 16];
-size_t olen;
+/* the output buffer, written out by out_flush() */
+static char obuf[1 << 16];
+static size_t olen;		/* bytes used in obuf */
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -42,6 +43,34 @@ void out_flush(void)
 		exit(1);
 	}
 	olen = 0;
+}
+
+/**
+ * out_reserve() - room for @need bytes at the end of the output buffer
+ * @need: the most the caller writes there
+ *
+ * Flushes the buffer first if it has less room.  The caller writes at the
+ * pointer returned and then passes the end of what it wrote to
+ * out_commit(), with no other output between.
+ *
+ * Return: where to write, or NULL when @need exceeds the whole buffer.
+ */
+char *out_reserve(size_t need)
+{
+	if (need > sizeof(obuf))
+		return NULL;
+	if (olen + need > sizeof(obuf))
+		out_flush();
+	return obuf + olen;
+}
+
+/**
+ * out_commit() - keep what was written after out_reserve()
+ * @end: the end of it
+ */
+void out_commit(char *end)
+{
+	olen = (size_t)(end - obuf);
 }
 
 /**

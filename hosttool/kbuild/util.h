@@ -16,12 +16,12 @@ extern const char *prog;	/* "lineloc", the start of every error line */
 extern const char *in_path;	/* the input file, named by every error */
 extern FILE *out;		/* stdout, or the -o temporary file */
 extern char *out_tmp;		/* -o: temporary file to remove on error */
-extern char obuf[1 << 16];	/* output buffer, written by out_flush() */
-extern size_t olen;		/* bytes used in obuf */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 void out_flush(void);
+char *out_reserve(size_t need);
+void out_commit(char *end);
 void out_open(const char *path);
 void out_close(const char *path, int sync);
 void out_mem(const char *s, size_t n);
