@@ -219,7 +219,7 @@ static void auto_strip(struct tables *t)
 
 		while ((m = strstr(m, mark)) && m != s && m[-1] != '/')
 			m++;
-		if (!m || (m - s >= 5 && !strncmp(m - 5, "/usr/", 5)))
+		if (!m || modlines_host_include(s, (size_t)(m - s)))
 			continue;
 		kernel = 1;
 		if (m == s)

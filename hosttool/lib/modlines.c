@@ -188,9 +188,34 @@ static void ml_add_root(struct ml_state *s, const char *root, size_t len)
 	s->rootlen[s->nroots++] = (u32)len + 1;
 }
 
+/**
+ * modlines_host_include() - whether a root is a host's headers, not a kernel
+ * @root: what precedes "include/linux" in a directory
+ * @n: its length
+ *
+ * The host's /usr/include (a root ending in "/usr/") and a cross
+ * toolchain's /usr/<triplet>/include hold the kernel's UAPI headers, which
+ * a user-space program includes: no kernel tree.
+ *
+ * Return: true for such a root.
+ */
+bool modlines_host_include(const char *root, size_t n)
+{
+	size_t i;
+
+	if (n >= 5 && !__builtin_memcmp(root + n - 5, "/usr/", 5))
+		return true;
+	if (n < 7 || __builtin_memcmp(root, "/usr/", 5) || root[n - 1] != '/')
+		return false;
+	for (i = 5; i < n - 1; i++)
+		if (root[i] == '/')
+			return false;
+	return true;
+}
+
 /*
  * A directory "<root>include/linux[/...]" marks a kernel tree whose root
- * is <root> (unless it is the host's /usr/include).
+ * is <root> (unless it is a host's headers: modlines_host_include()).
  */
 static void ml_learn_root(struct ml_state *s, const char *dir)
 {
@@ -207,7 +232,7 @@ static void ml_learn_root(struct ml_state *s, const char *dir)
 		if ((i && p[i - 1] != '/') || __builtin_memcmp(p + i, mark, ml) ||
 		    (p[i + ml] && p[i + ml] != '/'))
 			continue;
-		if (i >= 5 && !__builtin_memcmp(p + i - 5, "/usr/", 5))
+		if (modlines_host_include(p, i))
 			continue;
 		s->kernel = true;
 		ml_add_root(s, p, i);

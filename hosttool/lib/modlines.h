@@ -117,5 +117,6 @@ int modlines_build(struct modlines_in *in, struct modlines_out *out);
 void modlines_free(const struct linetab_alloc *mem, struct modlines_out *out);
 const char *modlines_strerror(int err, const struct modlines_out *out);
 void modlines_normalize(char *path);
+bool modlines_host_include(const char *root, size_t n);
 
 #endif /* MODLINES_H */

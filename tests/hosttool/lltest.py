@@ -2412,6 +2412,7 @@ def test_path_rule(work):
     # where lineloc answers x/y/ (hosttool/README.md, "Paths").
     for v, rel in (('4', ''), ('5', ''), ('4', 'x/y')):
         o = os.path.join(base, 'u%s%s.o' % (v, rel.replace('/', '')))
+        cc, a2l, usr = 'gcc', 'addr2line', '/usr/include/linux'
         cwd = os.path.join(base, 'src') if rel else base
         rc, _, err = run(['gcc', '-O1', '-gdwarf-' + v] +
                          (['-fdebug-prefix-map=%s=%s' % (cwd, rel)] if rel else []) +
@@ -2422,13 +2423,34 @@ def test_path_rule(work):
             result(False, name + ': build', err[:200])
             continue
         _, _, units = dwarfdump_units(o)
-        named = any(d and d.rstrip('/') == '/usr/include/linux'
+        named = any(d and d.rstrip('/') == usr
                     for u in units for d in u['dirs'])
         result(named, name + ': its line table names /usr/include/linux '
                '(the positive control)', '' if named else 'not named: %s' %
                [u['dirs'] for u in units])
-        check_path_rule(name, o, 'addr2line', lambda p: p,
+        check_path_rule(name, o, a2l, lambda p: p,
                         {rel + '/uprog.c' if rel else base + '/src/uprog.c'}, no_line)
+    # the same program from the cross compilers: their headers are in
+    # /usr/<triplet>/include, which is no kernel tree either
+    for tc, cc, pre in TOOLCHAINS:
+        triplet = pre.rstrip('-')
+        usr = '/usr/%s/include/linux' % triplet
+        if not pre or not shutil.which(cc) or not os.path.exists(usr + '/types.h'):
+            continue
+        for v in ('4', '5'):
+            o = os.path.join(base, 'u%s-%s.o' % (v, tc))
+            rc, _, err = run([cc, '-O1', '-gdwarf-' + v, '-c', 'src/uprog.c', '-o', o],
+                             cwd=base, env=dict(os.environ, PWD=base))
+            name = 'user program %s DWARF %s' % (tc, v)
+            if rc:
+                result(False, name + ': build', err[:200])
+                continue
+            _, _, units = dwarfdump_units(o)
+            named = any(d and d.rstrip('/') == usr for u in units for d in u['dirs'])
+            result(named, name + ': its line table names %s (the positive control)' % usr,
+                   '' if named else 'not named: %s' % [u['dirs'] for u in units])
+            check_path_rule(name, o, pre + 'addr2line', lambda p: p,
+                            {base + '/src/uprog.c'}, no_line)
 
 
 def check_path_rule(name, o, a2l, to_rel, want_files, no_line):

@@ -213,9 +213,21 @@ FAULTS = [
         'name': 'usr-include-taken-for-a-kernel',
         'what': 'lineloc takes /usr/include/linux for a kernel tree: a user '
                 'program\'s compilation directory stripped',
-        'file': 'hosttool/kbuild/tables.c',
-        'old': '\t\tif (!m || (m - s >= 5 && !strncmp(m - 5, "/usr/", 5)))\n',
-        'new': '\t\tif (!m)\n',
+        'file': 'hosttool/lib/modlines.c',
+        'old': ('\tif (n >= 5 && !__builtin_memcmp(root + n - 5, "/usr/", 5))\n'
+                '\t\treturn true;\n'),
+        'new': '',
+        'checks': ['oracles'],
+    },
+    {
+        'name': 'cross-usr-include-taken-for-a-kernel',
+        'what': 'lineloc takes a cross toolchain\'s /usr/<triplet>/include/linux '
+                'for a kernel tree',
+        'file': 'hosttool/lib/modlines.c',
+        'old': ('\tfor (i = 5; i < n - 1; i++)\n\t\tif (root[i] == \'/\')\n'
+                '\t\t\treturn false;\n\treturn true;\n'),
+        'new': ('\tfor (i = 5; i < n - 1; i++)\n\t\tif (root[i] == \'/\')\n'
+                '\t\t\treturn false;\n\treturn false;\n'),
         'checks': ['oracles'],
     },
     # Kernel faults (tree 'kernel'): one arm kernel, built incrementally,
