@@ -621,6 +621,18 @@ static int ml_each_unit(struct ml_state *s,
 	return 0;
 }
 
+/*
+ * What directory entry @i of a unit's table is relative to: directory 0
+ * (the compilation directory) for a relative entry of DWARF 5, else
+ * nothing.
+ */
+static const char *ml_dir_base(const struct ml_state *s,
+			       const struct dwarf_line_unit *u, u64 i)
+{
+	return u->version >= 5 && i && s->dirs[0] && s->dirs[i] &&
+	       s->dirs[i][0] != '/' ? s->dirs[0] : NULL;
+}
+
 static int ml_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 {
 	char *dir = s->tmp + MODLINES_PATH_MAX / 2;
@@ -630,9 +642,7 @@ static int ml_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 	if (err)
 		return err;
 	for (i = 0; i < s->idirs; i++) {
-		const char *comp = u->version >= 5 && i && s->dirs[0] &&
-				   s->dirs[i] && s->dirs[i][0] != '/' ?
-				   s->dirs[0] : NULL;
+		const char *comp = ml_dir_base(s, u, i);
 
 		if (!ml_join(dir, MODLINES_PATH_MAX / 2 - 1, comp,
 			     s->dirs[i], NULL))
@@ -654,9 +664,7 @@ static int ml_arch_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 	if (err)
 		return err;
 	for (i = 0; i < s->idirs; i++) {
-		const char *comp = u->version >= 5 && i && s->dirs[0] &&
-				   s->dirs[i] && s->dirs[i][0] != '/' ?
-				   s->dirs[0] : NULL;
+		const char *comp = ml_dir_base(s, u, i);
 		char *p = s->tmp;
 		size_t k, n;
 
