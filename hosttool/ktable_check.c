@@ -30,7 +30,7 @@
 void do_table_size(struct tables *t, uint32_t block)
 {
 	static struct ktable k;
-	const struct linetab_stats *s = &k.st;
+	const struct lineloc_stats *s = &k.st;
 	char line[320];
 
 	ktable_build(&k, t, block);
@@ -43,7 +43,7 @@ void do_table_size(struct tables *t, uint32_t block)
 		 "table: %u kept, %u ends, %u paths, %u blocks of %u; "
 		 "bytes: container %d, header %zu, codes %zu, index %zu, data %zu, dictionary %zu, paths %zu, total %zu\n",
 		 s->entries, s->ends, s->files, s->blocks, block,
-		 KLINES_HDR_SIZE, s->header, s->codes, s->index, s->data,
+		 LINELOC_K_HDR_SIZE, s->header, s->codes, s->index, s->data,
 		 s->dict_bytes, s->paths, s->total);
 	out_str(line);
 	snprintf(line, sizeof(line), "dropped: %zu rows outside both ranges\n",
@@ -63,12 +63,12 @@ static int table_answer(struct ktable *k, uint64_t a, char *buf, size_t cap,
 			size_t *len, uint32_t *line)
 {
 	struct region *r = ktable_region(k, a, 0);
-	struct linetab_loc loc;
+	struct lineloc_loc loc;
 	int err;
 
 	if (!r)
 		return -1;
-	err = linetab_lookup(k->tab, k->size, (u32)(a - r->lo) + r->bias, &loc);
+	err = lineloc_lookup(k->tab, k->size, (u32)(a - r->lo) + r->bias, &loc);
 	if (err < 0)
 		die(k->t->elf.path, NULL, "table lookup at 0x%" PRIx64 ": error %d",
 		    a, err);

@@ -185,7 +185,7 @@ static int cmp_kent(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static struct kent *reference(const struct linetab_row *rows, size_t n,
+static struct kent *reference(const struct lineloc_row *rows, size_t n,
 			      size_t *nk)
 {
 	struct kent *k = xmalloc((n + 1) * sizeof(*k));
@@ -317,19 +317,19 @@ static size_t delta_uleb64(const struct kent *k, size_t n, int file_delta)
 /* ---- building and measuring ---- */
 
 
-static u8 *build(const struct linetab_row *rows, size_t n, uint32_t block,
-		 size_t *size, struct linetab_stats *st)
+static u8 *build(const struct lineloc_row *rows, size_t n, uint32_t block,
+		 size_t *size, struct lineloc_stats *st)
 {
 	u8 *tab;
 	int ret;
 
-	ret = linetab_encode(rows, n, (const char *const *)paths, npaths,
-			     block, &linetab_libc_alloc, &tab, size, st);
+	ret = lineloc_encode(rows, n, (const char *const *)paths, npaths,
+			     block, &lineloc_libc_alloc, &tab, size, st);
 	if (ret) {
 		fprintf(stderr, "linetab: encoder error %d\n", ret);
 		exit(2);
 	}
-	ret = linetab_check_header(tab, *size);
+	ret = lineloc_check_header(tab, *size);
 	if (ret) {
 		fprintf(stderr, "linetab: the new table fails its check: %d\n",
 			ret);
@@ -379,7 +379,7 @@ static void latency(const u8 *tab, size_t size, const struct kent *k,
 	uint32_t *addr = xmalloc(n * sizeof(*addr));
 	uint64_t *t = xmalloc((n > 100001 ? n : 100001) * sizeof(*t));
 	uint64_t t0, t1, sink = 0, over;
-	struct linetab_loc loc;
+	struct lineloc_loc loc;
 	size_t i;
 	int pass;
 
@@ -401,11 +401,11 @@ static void latency(const u8 *tab, size_t size, const struct kent *k,
 			i++;
 	}
 	for (i = 0; i < n / 10; i++)	/* warm up */
-		sink += linetab_lookup(tab, size, addr[i], &loc);
+		sink += lineloc_lookup(tab, size, addr[i], &loc);
 	for (pass = 0; pass < 3; pass++) {
 		t0 = now_ns();
 		for (i = 0; i < n; i++)
-			sink += linetab_lookup(tab, size, addr[i], &loc) +
+			sink += lineloc_lookup(tab, size, addr[i], &loc) +
 				loc.line;
 		t1 = now_ns();
 		if (!pass || (double)(t1 - t0) / n < *mean)
@@ -419,7 +419,7 @@ static void latency(const u8 *tab, size_t size, const struct kent *k,
 	over = t[50000];
 	for (i = 0; i < n; i++) {
 		t0 = now_ns();
-		sink += linetab_lookup(tab, size, addr[i], &loc);
+		sink += lineloc_lookup(tab, size, addr[i], &loc);
 		t1 = now_ns();
 		t[i] = t1 - t0 > over ? t1 - t0 - over : 0;
 	}
@@ -436,13 +436,13 @@ static int check_one(const u8 *tab, size_t size, const struct kent *k,
 		     size_t nk, uint32_t off, uint64_t base)
 {
 	const struct kent *r = ref_lookup(k, nk, off);
-	struct linetab_loc loc;
-	int ret = linetab_lookup(tab, size, off, &loc);
+	struct lineloc_loc loc;
+	int ret = lineloc_lookup(tab, size, off, &loc);
 	const char *p;
 	size_t pl;
 
 	if (!r || r->end) {
-		if (ret == LINETAB_UNKNOWN)
+		if (ret == LINELOC_UNKNOWN)
 			return 0;
 		if (ret == 0)
 			printf("table-check: 0x%" PRIx64 ": table says %.*s%.*s:%u, rows say unknown\n",
@@ -466,7 +466,7 @@ static int check_one(const u8 *tab, size_t size, const struct kent *k,
 		       (int)loc.name_len, loc.name, loc.line, p, r->line);
 	else
 		printf("table-check: 0x%" PRIx64 ": table says %s (%d), rows say %s:%u\n",
-		       base + off, ret == LINETAB_UNKNOWN ? "unknown" : "error",
+		       base + off, ret == LINELOC_UNKNOWN ? "unknown" : "error",
 		       ret, p, r->line);
 	return 1;
 }
@@ -496,7 +496,7 @@ static u8 *read_table(const char *path, size_t *size)
 		exit(2);
 	}
 	fclose(f);
-	ret = linetab_check_header(t, n);
+	ret = lineloc_check_header(t, n);
 	if (ret) {
 		fprintf(stderr, "linetab: %s: bad table (%d)\n", path, ret);
 		exit(2);
@@ -546,8 +546,8 @@ int main(int argc, char **argv)
 	uint32_t block = 64, lo, hi;
 	uint64_t base = UINT64_MAX, seed = 1;
 	size_t nlookups = 1000000, n, i, nk, size;
-	struct linetab_row *rows;
-	struct linetab_stats st;
+	struct lineloc_row *rows;
+	struct lineloc_stats st;
 	struct rrow *rr;
 	struct kent *k;
 	double mean, p99;
@@ -595,8 +595,8 @@ int main(int argc, char **argv)
 		usage();
 	if (!nlookups)
 		nlookups = 1;
-	if (block < 1 || block > LINETAB_MAX_BLOCK) {
-		fprintf(stderr, "linetab: --block: 1 .. %u\n", LINETAB_MAX_BLOCK);
+	if (block < 1 || block > LINELOC_MAX_BLOCK) {
+		fprintf(stderr, "linetab: --block: 1 .. %u\n", LINELOC_MAX_BLOCK);
 		return 2;
 	}
 	if (in && strcmp(in, "-")) {
@@ -647,12 +647,12 @@ int main(int argc, char **argv)
 		       st.header, st.codes, st.lut_bits, st.index, st.blocks, block,
 		       st.data, st.dict_bytes, st.dict, st.paths);
 		printf("data by field: row symbols %.0f B, address deltas %.0f B, lines after an MTF switch %.0f B, lines of new files %.0f B, new file indexes %.0f B, dictionary indexes %.0f B, padding %.0f B\n",
-		       st.bits[LINETAB_F_ROW] / 8.0, st.bits[LINETAB_F_ADDR] / 8.0,
-		       st.bits[LINETAB_F_MTF_LINE] / 8.0,
-		       st.bits[LINETAB_F_NEW_LINE] / 8.0,
-		       st.bits[LINETAB_F_NEW_FILE] / 8.0,
-		       st.bits[LINETAB_F_DICT] / 8.0,
-		       st.bits[LINETAB_F_PAD] / 8.0);
+		       st.bits[LINELOC_F_ROW] / 8.0, st.bits[LINELOC_F_ADDR] / 8.0,
+		       st.bits[LINELOC_F_MTF_LINE] / 8.0,
+		       st.bits[LINELOC_F_NEW_LINE] / 8.0,
+		       st.bits[LINELOC_F_NEW_FILE] / 8.0,
+		       st.bits[LINELOC_F_DICT] / 8.0,
+		       st.bits[LINELOC_F_PAD] / 8.0);
 		printf("delta-uleb64 with the file as an SLEB128 delta: %zu bytes, %.2f B/row\n",
 		       dd, (double)dd / (nk ? nk : 1));
 		printf("delta-uleb64: %zu bytes, %.2f B/row (blocks of 64, ULEB128/SLEB128 deltas, same entries)\n",

@@ -191,9 +191,9 @@ int main(int argc, char **argv)
 		case OPT_BLOCK:
 			errno = 0;
 			block = strtoul(optarg, &end, 0);
-			if (*end || errno || !block || block > LINETAB_MAX_BLOCK)
+			if (*end || errno || !block || block > LINELOC_MAX_BLOCK)
 				usage_error("--block: 1 to %u rows, not '%s'",
-					    LINETAB_MAX_BLOCK, optarg);
+					    LINELOC_MAX_BLOCK, optarg);
 			break;
 		case 'o':
 			outpath = optarg;

@@ -73,7 +73,7 @@ static char *put_hex(char *w, uint64_t v)
  * One row per line, the hot loop of --rows (4.2 M rows for a distribution
  * vmlinux): formatted straight into the output buffer.
  */
-static int print_row(void *arg, const struct dwarf_line_row *r)
+static int print_row(void *arg, const struct lineloc_dwarf_row *r)
 {
 	struct rows_arg *ra = arg;
 	struct tables *t = ra->t;

@@ -34,11 +34,11 @@ static uint8_t *mt_section(struct elf *e, const char *name, uint64_t *size)
 
 static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
 {
-	struct linetab_loc loc;
+	struct lineloc_loc loc;
 	uint64_t a;
 
 	if (!tab || !parse_addr(arg, &a) || a > 0xffffffffU ||
-	    linetab_lookup(tab, size, (u32)a, &loc)) {
+	    lineloc_lookup(tab, size, (u32)a, &loc)) {
 		out_str("??:0\n");
 		return;
 	}
@@ -53,11 +53,11 @@ static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
  * Build the module's tables as the loader does, with the sections placed
  * by @secs (one per section index).
  */
-static void mt_build(struct elf *e, const struct modlines_sec *secs,
-		     uint32_t block, struct modlines_out *res)
+static void mt_build(struct elf *e, const struct lineloc_mod_sec *secs,
+		     uint32_t block, struct lineloc_mod_out *res)
 {
-	struct modlines_in in = { 0 };
-	struct dwrel rel = { 0 };
+	struct lineloc_mod_in in = { 0 };
+	struct lineloc_rel rel = { 0 };
 	uint8_t *line, *line_str, *str, *rd = NULL, *sd = NULL;
 	uint64_t line_size, line_str_size, str_size;
 	int li, err;
@@ -92,10 +92,10 @@ static void mt_build(struct elf *e, const struct modlines_sec *secs,
 		rel.shnum = e->shnum;
 		rel.target = line;
 		rel.target_size = line_size;
-		err = dwrel_check(&rel);
+		err = lineloc_rel_check(&rel);
 		if (err)
 			die(e->path, sec_at(r->name, rel.err_off), "%s (%" PRIu64 ")",
-			    dwrel_strerror(err), rel.err_val);
+			    lineloc_rel_strerror(err), rel.err_val);
 		in.rel = &rel;
 		break;
 	}
@@ -108,12 +108,12 @@ static void mt_build(struct elf *e, const struct modlines_sec *secs,
 	in.dl.big_endian = e->big;
 	in.secs = secs;
 	in.nsecs = e->shnum;
-	in.mem = &linetab_libc_alloc;
+	in.mem = &lineloc_libc_alloc;
 	in.block_rows = block;
-	err = modlines_build(&in, res);
+	err = lineloc_mod_build(&in, res);
 	if (err)
 		die(e->path, sec_at(".debug_line", res->err_off), "%s (%" PRIu64 ")",
-		    modlines_strerror(err, res), res->err_val);
+		    lineloc_mod_strerror(err, res), res->err_val);
 	free(rd);
 	free(sd);
 	free(line);
@@ -132,8 +132,8 @@ static void mt_build(struct elf *e, const struct modlines_sec *secs,
 void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 		   char **addrs, int naddrs)
 {
-	struct modlines_out res;
-	struct modlines_sec *secs;
+	struct lineloc_mod_out res;
+	struct lineloc_mod_sec *secs;
 	int ji, i;
 
 	if (!jsec)
@@ -142,7 +142,7 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 	if (ji < 0)
 		die(e->path, NULL, "no section %s", jsec);
 	secs = xcalloc(e->shnum, sizeof(*secs));
-	secs[ji].region = MODLINES_CORE;
+	secs[ji].region = LINELOC_MOD_CORE;
 	secs[ji].size = e->sec[ji].size;
 	mt_build(e, secs, block, &res);
 	for (i = 0; i < naddrs; i++)
@@ -156,7 +156,7 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 			fflush(out);
 		}
 	}
-	modlines_free(&linetab_libc_alloc, &res);
+	lineloc_mod_free(&lineloc_libc_alloc, &res);
 	free(secs);
 }
 
@@ -173,8 +173,8 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
  */
 void do_module_table_size(struct elf *e, uint32_t block)
 {
-	struct modlines_out res;
-	struct modlines_sec *secs;
+	struct lineloc_mod_out res;
+	struct lineloc_mod_sec *secs;
 	uint64_t end[2] = { 0, 0 }, line = 0;
 	char buf[256];
 	uint32_t k;
@@ -196,7 +196,7 @@ void do_module_table_size(struct elf *e, uint32_t block)
 			die(e->path, s->name, "sh_addralign %" PRIu64
 			    " is not a power of two up to 1 MiB", a);
 		end[r] = (end[r] + a - 1) & ~(a - 1);
-		secs[k].region = r ? MODLINES_INIT : MODLINES_CORE;
+		secs[k].region = r ? LINELOC_MOD_INIT : LINELOC_MOD_CORE;
 		secs[k].base = end[r];
 		secs[k].size = s->size;
 		end[r] += s->size;
@@ -213,6 +213,6 @@ void do_module_table_size(struct elf *e, uint32_t block)
 	out_str(buf);
 	snprintf(buf, sizeof(buf), "from %" PRIu64 " bytes of .debug_line\n", line);
 	out_str(buf);
-	modlines_free(&linetab_libc_alloc, &res);
+	lineloc_mod_free(&lineloc_libc_alloc, &res);
 	free(secs);
 }

@@ -17,7 +17,7 @@ struct sink {
 	u64 rows, sum;
 };
 
-static int entry(void *arg, const struct dwarf_line_entry *e)
+static int entry(void *arg, const struct lineloc_dwarf_entry *e)
 {
 	struct sink *s = arg;
 
@@ -29,7 +29,7 @@ static int entry(void *arg, const struct dwarf_line_entry *e)
 	return 0;
 }
 
-static int row(void *arg, const struct dwarf_line_row *r)
+static int row(void *arg, const struct lineloc_dwarf_row *r)
 {
 	struct sink *s = arg;
 
@@ -40,9 +40,9 @@ static int row(void *arg, const struct dwarf_line_row *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dwarf_line_ops ops = { row, entry };
-	struct dwarf_line_ctx ctx;
-	struct dwarf_line_unit u;
+	struct lineloc_dwarf_ops ops = { row, entry };
+	struct lineloc_dwarf_ctx ctx;
+	struct lineloc_dwarf_unit u;
 	struct sink s = { 0, 0 };
 	u64 off = 0;
 	int n = 0;
@@ -58,13 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ctx.str = strs;
 	ctx.str_size = sizeof(strs) - 1;
 	while (off < ctx.line_size && n++ < 64) {
-		if (dwarf_line_parse_header(&ctx, off, &u))
+		if (lineloc_dwarf_parse_header(&ctx, off, &u))
 			break;
 		if (u.end <= off)
 			__builtin_trap();	/* must always progress */
-		dwarf_line_entries(&ctx, &u, DWL_DIRS, entry, &s);
-		dwarf_line_entries(&ctx, &u, DWL_FILES, entry, &s);
-		dwarf_line_run(&ctx, &u, &ops, &s);
+		lineloc_dwarf_entries(&ctx, &u, LINELOC_DW_DIRS, entry, &s);
+		lineloc_dwarf_entries(&ctx, &u, LINELOC_DW_FILES, entry, &s);
+		lineloc_dwarf_run(&ctx, &u, &ops, &s);
 		off = u.end;
 	}
 	return 0;

@@ -9,7 +9,7 @@
  *           once from fixed rows (with a dictionary); lookups all over
  *           it;
  *   mode 2: rows (8 bytes each) for the encoder; its table must pass
- *           linetab_check_header() and answer every row start as the
+ *           lineloc_check_header() and answer every row start as the
  *           rows say.
  * Build: make -f hosttool/hosttool.mk hosttool/fuzz/fuzz_linetab
  */
@@ -30,10 +30,10 @@ static uint64_t sink;
 
 static void look(const uint8_t *t, size_t size, u32 off)
 {
-	struct linetab_loc loc;
-	int ret = linetab_lookup(t, size, off, &loc);
+	struct lineloc_loc loc;
+	int ret = lineloc_lookup(t, size, off, &loc);
 
-	if (ret < -LINETAB_E_DATA || ret > LINETAB_UNKNOWN)
+	if (ret < -LINELOC_E_DATA || ret > LINELOC_UNKNOWN)
 		__builtin_trap();
 	if (ret == 0) {
 		/* Touch what the decoder handed out, so ASan checks it. */
@@ -56,12 +56,12 @@ static void look_blocks(const uint8_t *t, size_t size)
 	u32 nsuper, nblocks, sb, ix, i, j, off, first;
 	uint16_t rel;
 
-	if (size < LINETAB_HDR_SIZE)
+	if (size < LINELOC_HDR_SIZE)
 		return;
-	memcpy(&nsuper, t + 4 * LINETAB_H_NSUPER, 4);
-	memcpy(&nblocks, t + 4 * LINETAB_H_NBLOCKS, 4);
-	memcpy(&sb, t + 4 * LINETAB_H_SUPER_OFF, 4);
-	memcpy(&ix, t + 4 * LINETAB_H_INDEX_OFF, 4);
+	memcpy(&nsuper, t + 4 * LINELOC_H_NSUPER, 4);
+	memcpy(&nblocks, t + 4 * LINELOC_H_NBLOCKS, 4);
+	memcpy(&sb, t + 4 * LINELOC_H_SUPER_OFF, 4);
+	memcpy(&ix, t + 4 * LINELOC_H_INDEX_OFF, 4);
 	for (i = 0; i < nsuper && i < 16; i++) {
 		if (sb > size || (size - sb) / 12 <= i)
 			break;
@@ -86,7 +86,7 @@ static size_t base_size;
 /* A valid table: 3 sequences over 8 files, blocks of 5 rows. */
 static void make_base(void)
 {
-	struct linetab_row rows[200];
+	struct lineloc_row rows[200];
 	u32 i, n = 0, off = 0x100;
 
 	for (i = 0; i < 190; i++) {
@@ -101,7 +101,7 @@ static void make_base(void)
 		off += 1 + (i * 11) % 23 + (rows[n].end ? 0x1000 : 0);
 		n++;
 	}
-	if (linetab_encode(rows, n, paths, 8, 5, &linetab_libc_alloc, &base, &base_size,
+	if (lineloc_encode(rows, n, paths, 8, 5, &lineloc_libc_alloc, &base, &base_size,
 			   NULL))
 		__builtin_trap();
 }
@@ -117,7 +117,7 @@ static void mode_edit(const uint8_t *data, size_t size)
 		pos = (data[i] | data[i + 1] << 8) % base_size;
 		t[pos] ^= data[i + 2];
 	}
-	linetab_check_header(t, base_size);
+	lineloc_check_header(t, base_size);
 	for (pos = 0; pos < 0x1400; pos += 29)
 		look(t, base_size, pos);
 	look_blocks(t, base_size);
@@ -126,7 +126,7 @@ static void mode_edit(const uint8_t *data, size_t size)
 
 static void mode_rows(const uint8_t *data, size_t size)
 {
-	struct linetab_row *rows;
+	struct lineloc_row *rows;
 	size_t n = size / 8, i, tsize;
 	u32 off = 0, block;
 	uint8_t *t;
@@ -147,13 +147,13 @@ static void mode_rows(const uint8_t *data, size_t size)
 			off = d[7] << 4;
 	}
 	block = 1 + data[0] % 40;
-	if (linetab_encode(rows, n, paths, 8, block, &linetab_libc_alloc, &t, &tsize, NULL))
+	if (lineloc_encode(rows, n, paths, 8, block, &lineloc_libc_alloc, &t, &tsize, NULL))
 		__builtin_trap();
-	if (linetab_check_header(t, tsize))
+	if (lineloc_check_header(t, tsize))
 		__builtin_trap();
 	for (i = 0; i < n; i++) {
-		struct linetab_loc loc;
-		int ret = linetab_lookup(t, tsize, rows[i].off, &loc);
+		struct lineloc_loc loc;
+		int ret = lineloc_lookup(t, tsize, rows[i].off, &loc);
 
 		if (ret < 0)
 			__builtin_trap();
@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 0:
 		data++;
 		size--;
-		linetab_check_header(data, size);
+		lineloc_check_header(data, size);
 		for (i = 0; i + 4 <= size && i < 64; i += 4) {
 			memcpy(&off, data + i, 4);
 			look(data, size, off);

@@ -21,7 +21,7 @@
  *   then       shnum (u8): sections in the object (symbols' st_shndx must
  *              be below it, and modlines gets one entry per index);
  *              failing allocation (u8): 0xc0 + n makes allocation n
- *              (from 0, counted afresh in each modlines_build(), the
+ *              (from 0, counted afresh in each lineloc_mod_build(), the
  *              encoder's included) fail; below 0xc0 all succeed;
  *              then up to 4 sections of 10 bytes: index (u8, taken modulo
  *              shnum), region (u8: 1 core, 2 init, others not loaded text),
@@ -29,10 +29,10 @@
  * Missing trailing bytes read as zero.  Each piece is copied into its own
  * malloc'd buffer of exactly its size, so that ASan sees any read past it.
  *
- * Steps: dwrel_check(); if it passes, every entry with dwrel_entry() and
- * dwrel_find() (they must agree), and dwrel_find() at fixed offsets and at
+ * Steps: lineloc_rel_check(); if it passes, every entry with lineloc_rel_entry() and
+ * lineloc_rel_find() (they must agree), and lineloc_rel_find() at fixed offsets and at
  * every operand of a DW_LNE_set_address-like byte pattern (00 len 02) in
- * .debug_line; modlines_build() with and without the relocations; lookups
+ * .debug_line; lineloc_mod_build() with and without the relocations; lookups
  * in each table it made, at the sections' edges and across them.  Any
  * broken invariant is a __builtin_trap().
  */
@@ -44,7 +44,7 @@
 #include "../lib/modlines.h"
 
 static const u16 machines[4] = {
-	DWREL_EM_X86_64, DWREL_EM_386, DWREL_EM_ARM, DWREL_EM_AARCH64,
+	LINELOC_EM_X86_64, LINELOC_EM_386, LINELOC_EM_ARM, LINELOC_EM_AARCH64,
 };
 static const u32 block_sizes[16] = {
 	64, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 96, 100, 255, 1024, 4096,
@@ -139,14 +139,14 @@ static uint8_t *piece(struct fz_in *in, size_t len, u64 *size)
 
 static u64 fz_bias(void *arg, u32 shndx)
 {
-	const struct dwrel *r = arg;
+	const struct lineloc_rel *r = arg;
 
 	if (shndx >= r->shnum || !shndx)
-		__builtin_trap();	/* dwrel_check() let it through */
+		__builtin_trap();	/* lineloc_rel_check() let it through */
 	return (u64)shndx << 16;
 }
 
-static void check_value(const struct dwrel *r, const struct dwrel_value *v)
+static void check_value(const struct lineloc_rel *r, const struct lineloc_rel_value *v)
 {
 	if ((v->size != 4 && v->size != 8) || v->offset > r->target_size ||
 	    v->size > r->target_size - v->offset || !v->shndx ||
@@ -158,10 +158,10 @@ static void check_value(const struct dwrel *r, const struct dwrel_value *v)
 		__builtin_trap();
 }
 
-static void find_at(const struct dwrel *r, u64 off)
+static void find_at(const struct lineloc_rel *r, u64 off)
 {
-	struct dwrel_value v;
-	int ret = dwrel_find(r, off, &v);
+	struct lineloc_rel_value v;
+	int ret = lineloc_rel_find(r, off, &v);
 
 	if (ret != 0 && ret != 1)
 		__builtin_trap();
@@ -173,22 +173,22 @@ static void find_at(const struct dwrel *r, u64 off)
 	}
 }
 
-static void exercise_rel(const struct dwrel *r, const uint8_t *line,
+static void exercise_rel(const struct lineloc_rel *r, const uint8_t *line,
 			 u64 line_size)
 {
-	struct dwrel_value v, w;
+	struct lineloc_rel_value v, w;
 	u64 i, n = 0;
 
 	for (i = 0; i < r->count && i < NCHECK_REL; i++) {
-		int ret = dwrel_entry(r, i, &v);
+		int ret = lineloc_rel_entry(r, i, &v);
 
 		if (ret != 0 && ret != 1)
 			__builtin_trap();
 		if (ret)
 			continue;
 		check_value(r, &v);
-		/* At most one field per offset: dwrel_find() finds this one. */
-		if (dwrel_find(r, v.offset, &w) || w.offset != v.offset ||
+		/* At most one field per offset: lineloc_rel_find() finds this one. */
+		if (lineloc_rel_find(r, v.offset, &w) || w.offset != v.offset ||
 		    w.size != v.size || w.shndx != v.shndx ||
 		    w.value != v.value)
 			__builtin_trap();
@@ -214,15 +214,15 @@ static void exercise_rel(const struct dwrel *r, const uint8_t *line,
 
 /* ---- linetab_dec.c on the tables ---- */
 
-static void look(const struct modlines_in *in, const u8 *t, size_t size,
+static void look(const struct lineloc_mod_in *in, const u8 *t, size_t size,
 		 u8 region, u32 off)
 {
-	struct linetab_loc loc;
-	int ret = linetab_lookup(t, size, off, &loc);
+	struct lineloc_loc loc;
+	int ret = lineloc_lookup(t, size, off, &loc);
 	u32 i;
 
 	/* The encoder's own table is never damaged. */
-	if (ret != 0 && ret != LINETAB_UNKNOWN)
+	if (ret != 0 && ret != LINELOC_UNKNOWN)
 		__builtin_trap();
 	if (ret)
 		return;
@@ -241,7 +241,7 @@ static void look(const struct modlines_in *in, const u8 *t, size_t size,
 			(uint8_t)loc.name[loc.name_len - 1];
 	/* A row is kept only inside a section of its region. */
 	for (i = 0; i < in->nsecs; i++) {
-		const struct modlines_sec *s = &in->secs[i];
+		const struct lineloc_mod_sec *s = &in->secs[i];
 
 		if (s->region == region && loc.start >= s->base &&
 		    loc.start - s->base <= s->size)
@@ -250,8 +250,8 @@ static void look(const struct modlines_in *in, const u8 *t, size_t size,
 	__builtin_trap();
 }
 
-static void look_table(const struct modlines_in *in,
-		       const struct modlines_out *out, int k)
+static void look_table(const struct lineloc_mod_in *in,
+		       const struct lineloc_mod_out *out, int k)
 {
 	const u8 *t = out->tab[k];
 	size_t size = out->size[k];
@@ -263,13 +263,13 @@ static void look_table(const struct modlines_in *in,
 			__builtin_trap();
 		return;
 	}
-	if (!out->rows[k] || size < LINETAB_HDR_SIZE ||
-	    out->fixed[k] > size || linetab_check_header(t, size))
+	if (!out->rows[k] || size < LINELOC_HDR_SIZE ||
+	    out->fixed[k] > size || lineloc_check_header(t, size))
 		__builtin_trap();
 	look(in, t, size, region, 0);
 	look(in, t, size, region, 0xffffffffU);
 	for (i = 0; i < in->nsecs; i++) {
-		const struct modlines_sec *s = &in->secs[i];
+		const struct lineloc_mod_sec *s = &in->secs[i];
 		u64 b = s->base, e = s->base + s->size;
 
 		if (s->region != region)
@@ -286,26 +286,26 @@ static void look_table(const struct modlines_in *in,
 
 /* ---- modlines.c ---- */
 
-static void build(struct modlines_in *in, struct fz_mem *m, bool with_rel,
-		  struct modlines_out *res)
+static void build(struct lineloc_mod_in *in, struct fz_mem *m, bool with_rel,
+		  struct lineloc_mod_out *res)
 {
-	struct modlines_out out;
+	struct lineloc_mod_out out;
 	const char *msg;
 	int err, k;
 
 	m->live = 0;
 	rescheds = 0;
-	err = modlines_build(in, &out);
+	err = lineloc_mod_build(in, &out);
 	if (in->dl.reloc)
-		__builtin_trap();	/* the hook is modlines_build()'s own */
-	msg = modlines_strerror(err, &out);
+		__builtin_trap();	/* the hook is lineloc_mod_build()'s own */
+	msg = lineloc_mod_strerror(err, &out);
 	if (!msg)
 		__builtin_trap();
 	sink += strlen(msg);
 	if (out.dropped > out.seqs)
 		__builtin_trap();
 	if (err) {
-		if (err >= 0 || err <= -MODLINES_E_MAX || out.tab[0] ||
+		if (err >= 0 || err <= -LINELOC_MOD_E_MAX || out.tab[0] ||
 		    out.tab[1] || m->live)
 			__builtin_trap();	/* nothing left allocated */
 		res->units = ~0U;
@@ -321,7 +321,7 @@ static void build(struct modlines_in *in, struct fz_mem *m, bool with_rel,
 		__builtin_trap();	/* no relocation: no section known */
 	for (k = 0; k < 2; k++)
 		look_table(in, &out, k);
-	modlines_free(in->mem, &out);
+	lineloc_mod_free(in->mem, &out);
 	if (m->live || out.tab[0] || out.tab[1])
 		__builtin_trap();
 	*res = out;
@@ -331,11 +331,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_in in = { data, size };
 	struct fz_mem mem = { 0, 0, ~0UL };
-	struct linetab_alloc alloc = { fz_alloc, fz_free, &mem };
-	struct modlines_out with = { 0 }, without = { 0 };
-	struct modlines_sec *secs;
-	struct modlines_in mi;
-	struct dwrel rel;
+	struct lineloc_alloc alloc = { fz_alloc, fz_free, &mem };
+	struct lineloc_mod_out with = { 0 }, without = { 0 };
+	struct lineloc_mod_sec *secs;
+	struct lineloc_mod_in mi;
+	struct lineloc_rel rel;
 	uint8_t *line, *rd, *sd, *lstr;
 	u64 line_size, rel_size, sym_size, lstr_size;
 	uint32_t flags, len[4], shnum, fail, i;
@@ -359,7 +359,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(secs, 0, (shnum ? shnum : 1) * sizeof(*secs));
 	for (i = 0; i < NSEC_REC && in.left; i++) {
 		uint32_t idx = take(&in, 1);
-		struct modlines_sec s;
+		struct lineloc_mod_sec s;
 
 		s.region = (u8)take(&in, 1);
 		s.base = take(&in, 4);
@@ -370,8 +370,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&rel, 0, sizeof(rel));
 	rel.machine = machines[flags & 3];
-	rel.is64 = rel.machine == DWREL_EM_X86_64 ||
-		   rel.machine == DWREL_EM_AARCH64;
+	rel.is64 = rel.machine == LINELOC_EM_X86_64 ||
+		   rel.machine == LINELOC_EM_AARCH64;
 	rel.rela = rel.is64;
 	rel.big_endian = flags & 4;
 	rel.rel = rd;
@@ -385,12 +385,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rel.bias = fz_bias;
 		rel.bias_arg = &rel;
 	}
-	err = dwrel_check(&rel);
+	err = lineloc_rel_check(&rel);
 	rel_ok = !err;
 	if (err) {
-		if (err >= 0 || err <= -DWREL_E_MAX || rel.count)
+		if (err >= 0 || err <= -LINELOC_REL_E_MAX || rel.count)
 			__builtin_trap();
-		sink += strlen(dwrel_strerror(err));
+		sink += strlen(lineloc_rel_strerror(err));
 	} else {
 		if (rel.count * (rel.is64 ? 24 - 8 * !rel.rela :
 				 12 - 4 * !rel.rela) != rel_size)

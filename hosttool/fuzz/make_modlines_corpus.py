@@ -78,7 +78,7 @@ int seed_long(int x)
 '''
 
 # A header in a folder of LONG_DIR characters (-iquote): joined with /fixture
-# and its name, its path is over MODLINES_PATH_MAX (4096), and over the
+# and its name, its path is over LINELOC_PATH_MAX (4096), and over the
 # 2047 characters modlines takes for a directory that may name a root.
 LONG_HEADER = r'''static inline int seed_deep(int x)
 {

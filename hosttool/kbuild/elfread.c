@@ -401,7 +401,7 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 				type = (uint32_t)ELF32_R_TYPE(info);
 				symi = ELF32_R_SYM(info);
 			}
-			size = dwrel_type_size(e->machine, type);
+			size = lineloc_rel_type_size(e->machine, type);
 			if (size < 0) {
 				if (!strict)
 					continue;

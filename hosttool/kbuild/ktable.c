@@ -41,7 +41,7 @@ struct region *ktable_region(struct ktable *k, uint64_t a, int end)
 static void add_row(struct ktable *k, struct region *r, uint64_t a,
 		    uint32_t file, uint32_t line, int end)
 {
-	struct linetab_row *w;
+	struct lineloc_row *w;
 
 	k->rows = grow(k->rows, &k->cap, k->n + 1, sizeof(*k->rows));
 	w = &k->rows[k->n++];
@@ -115,12 +115,12 @@ void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 	/* nothing past _etext, whatever the text's last sequence says */
 	add_row(k, &k->r[0], k->r[0].hi, 0, 0, 1);
 	k->r[0].n--;
-	err = linetab_encode(k->rows, k->n, k->paths, k->npaths, block,
-			     &linetab_libc_alloc, &k->tab, &k->size, &k->st);
+	err = lineloc_encode(k->rows, k->n, k->paths, k->npaths, block,
+			     &lineloc_libc_alloc, &k->tab, &k->size, &k->st);
 	if (err)
 		die(t->elf.path, NULL, "cannot build the line table (error %d)",
 		    err);
-	k->total = KLINES_HDR_SIZE + k->size;
+	k->total = LINELOC_K_HDR_SIZE + k->size;
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -139,15 +139,15 @@ static void put32(uint8_t *p, uint32_t v)
 void do_kernel_table(struct tables *t, uint32_t block)
 {
 	static struct ktable k;
-	uint8_t h[KLINES_HDR_SIZE] = { 0 };
+	uint8_t h[LINELOC_K_HDR_SIZE] = { 0 };
 
 	ktable_build(&k, t, block);
-	put32(h, KLINES_MAGIC);
-	put32(h + 4 * KLINES_VERSION_W, KLINES_VERSION);
-	put32(h + 4 * KLINES_TEXT_W, KLINES_HDR_SIZE);
-	put32(h + 4 * KLINES_TEXT_W + 4, (uint32_t)k.size);
-	put32(h + 4 * KLINES_ROWS_W, k.st.entries);
-	put32(h + 4 * KLINES_BIAS_W, k.r[1].bias);
+	put32(h, LINELOC_K_MAGIC);
+	put32(h + 4 * LINELOC_K_VERSION_W, LINELOC_K_VERSION);
+	put32(h + 4 * LINELOC_K_TEXT_W, LINELOC_K_HDR_SIZE);
+	put32(h + 4 * LINELOC_K_TEXT_W + 4, (uint32_t)k.size);
+	put32(h + 4 * LINELOC_K_ROWS_W, k.st.entries);
+	put32(h + 4 * LINELOC_K_BIAS_W, k.r[1].bias);
 	out_mem((const char *)h, sizeof(h));
 	out_mem((const char *)k.tab, k.size);
 }
@@ -246,7 +246,7 @@ void do_check_anchors(const char *read, const char *final)
 			y ? y->name : "(none)", y ? y->off : 0);
 		exit(1);
 	}
-	snprintf(line, sizeof(line), "check-anchors: %zu text symbols at the same offsets\n",
-		 a.n);
+	snprintf(line, sizeof(line),
+		 "check-anchors: %zu text symbols at the same offsets\n", a.n);
 	out_str(line);
 }

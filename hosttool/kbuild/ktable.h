@@ -34,11 +34,11 @@ struct ktable {
 	struct tables *t;
 	struct row_set c;
 	struct region r[NREGIONS];
-	struct linetab_row *rows;	/* both regions' */
+	struct lineloc_row *rows;	/* both regions' */
 	size_t n, cap;
 	u8 *tab;
 	size_t size;
-	struct linetab_stats st;
+	struct lineloc_stats st;
 	const char **paths;	/* the shown paths, then "??" */
 	size_t npaths;
 	size_t dropped;		/* rows outside both regions */

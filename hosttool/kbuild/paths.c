@@ -29,7 +29,7 @@ char *path_join(const char *dir, const char *name)
 		p[dl] = '/';
 		memcpy(p + dl + 1, name, nl + 1);
 	}
-	modlines_normalize(p);
+	lineloc_normalize(p);
 	return p;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * paths.h - lineloc's paths (paths.c): joining and interning; lexical
- * normalisation is lib's, modlines_normalize().
+ * normalisation is lib's, lineloc_normalize().
  */
 #ifndef PATHS_H
 #define PATHS_H

@@ -13,7 +13,7 @@
 #include "tables.h"
 #include "rows.h"
 
-static int collect_row(void *arg, const struct dwarf_line_row *r)
+static int collect_row(void *arg, const struct lineloc_dwarf_row *r)
 {
 	struct row_set *c = arg;
 	struct line_row *w;
@@ -101,7 +101,8 @@ void rows_index(struct row_set *c, struct row_index *ix, int shndx)
  * still contains it (start <= a < end), the last row at the greatest
  * address <= @a.  Past a sequence's end nothing is known.
  */
-const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix, uint64_t a)
+const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix,
+				   uint64_t a)
 {
 	size_t lo, i;
 

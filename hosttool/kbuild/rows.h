@@ -45,5 +45,6 @@ struct row_index {
 
 void rows_collect(struct tables *t, struct row_set *c);
 void rows_index(struct row_set *c, struct row_index *ix, int shndx);
-const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix, uint64_t a);
+const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix,
+				   uint64_t a);
 #endif /* ROWS_H */

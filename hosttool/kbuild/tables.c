@@ -28,17 +28,17 @@ static void dwl_die(struct tables *t, int err)
 {
 	char what[160];
 
-	if (-err == DWL_E_VERSION || -err == DWL_E_ADDR_SIZE ||
-	    -err == DWL_E_FORM || -err == DWL_E_SEG_SEL ||
-	    -err == DWL_E_STR_OFFSET || -err == DWL_E_FORMAT_COUNT)
+	if (-err == LINELOC_DW_E_VERSION || -err == LINELOC_DW_E_ADDR_SIZE ||
+	    -err == LINELOC_DW_E_FORM || -err == LINELOC_DW_E_SEG_SEL ||
+	    -err == LINELOC_DW_E_STR_OFFSET || -err == LINELOC_DW_E_FORMAT_COUNT)
 		snprintf(what, sizeof(what), "%s (0x%" PRIx64 ")",
-			 dwarf_line_strerror(err), t->ctx.err_val);
+			 lineloc_dwarf_strerror(err), t->ctx.err_val);
 	else
-		snprintf(what, sizeof(what), "%s", dwarf_line_strerror(err));
+		snprintf(what, sizeof(what), "%s", lineloc_dwarf_strerror(err));
 	die(t->elf.path, sec_at(".debug_line", t->ctx.err_off), "%s", what);
 }
 
-static int add_dir(void *arg, const struct dwarf_line_entry *e)
+static int add_dir(void *arg, const struct lineloc_dwarf_entry *e)
 {
 	struct unit *u = arg;
 	const char *p = e->path ? e->path : "";
@@ -53,7 +53,7 @@ static int add_dir(void *arg, const struct dwarf_line_entry *e)
 	if (e->index == 0) {
 		d = xstrdup(p);
 		if (*d)
-			modlines_normalize(d);
+			lineloc_normalize(d);
 	} else {
 		d = path_join(u->comp_dir, p);
 	}
@@ -124,7 +124,7 @@ static uint32_t file_id(const char *dir, const char *name)
 	return fcache[i].id;
 }
 
-static int add_file(void *arg, const struct dwarf_line_entry *e)
+static int add_file(void *arg, const struct lineloc_dwarf_entry *e)
 {
 	struct unit *u = arg;
 	const char *dir = e->dir_index < u->ndirs ? u->dirs[e->dir_index] :
@@ -141,7 +141,7 @@ static int add_file(void *arg, const struct dwarf_line_entry *e)
 	return 0;
 }
 
-static int define_file(void *arg, const struct dwarf_line_entry *e)
+static int define_file(void *arg, const struct lineloc_dwarf_entry *e)
 {
 	size_t before = cur_tables->paths.n;
 
@@ -219,7 +219,7 @@ static void auto_strip(struct tables *t)
 
 		while ((m = strstr(m, mark)) && m != s && m[-1] != '/')
 			m++;
-		if (!m || modlines_host_include(s, (size_t)(m - s)))
+		if (!m || lineloc_host_include(s, (size_t)(m - s)))
 			continue;
 		kernel = 1;
 		if (m == s)
@@ -409,19 +409,19 @@ void load_tables(struct tables *t, const char *path, enum strip_mode mode,
 		t->units = grow(t->units, &cap, t->nunits + 1, sizeof(*t->units));
 		u = &t->units[t->nunits];
 		memset(u, 0, sizeof(*u));
-		err = dwarf_line_parse_header(&t->ctx, off, &u->h);
+		err = lineloc_dwarf_parse_header(&t->ctx, off, &u->h);
 		if (err)
 			dwl_die(t, err);
 		t->nunits++;
 		if (u->h.version < 5) {
 			need_cus(t);
 			u->comp_dir = find_comp_dir(t, off);
-			add_dir(u, &(struct dwarf_line_entry){ .path = u->comp_dir });
+			add_dir(u, &(struct lineloc_dwarf_entry){ .path = u->comp_dir });
 		}
-		err = dwarf_line_entries(&t->ctx, &u->h, DWL_DIRS, add_dir, u);
+		err = lineloc_dwarf_entries(&t->ctx, &u->h, LINELOC_DW_DIRS, add_dir, u);
 		if (!err)
-			err = dwarf_line_entries(&t->ctx, &u->h, DWL_FILES,
-						 add_file, u);
+			err = lineloc_dwarf_entries(&t->ctx, &u->h, LINELOC_DW_FILES,
+						    add_file, u);
 		if (err)
 			dwl_die(t, err);
 		off = u->h.end;
@@ -433,7 +433,7 @@ void load_tables(struct tables *t, const char *path, enum strip_mode mode,
 	assign_ranges(t, all_rows);
 }
 
-/* ---- clipping rows to the address ranges of their unit -------------------- */
+/* ---- clipping rows to the address ranges of their unit ---- */
 
 /*
  * llvm-symbolizer and addr2line answer only for addresses inside a unit's
@@ -455,14 +455,14 @@ struct crow {
 };
 
 struct clip {
-	int (*row)(void *arg, const struct dwarf_line_row *r);
+	int (*row)(void *arg, const struct lineloc_dwarf_row *r);
 	void *arg;
 	const struct range *rg;
 	size_t nr;
 	struct crow *b;
 	size_t n, cap;
 	bool unsorted;		/* a row below the one before it */
-	struct dwarf_line_row out;
+	struct lineloc_dwarf_row out;
 	struct clip_stats *st;
 };
 
@@ -504,7 +504,7 @@ static size_t range_above(const struct range *rg, size_t nr, uint64_t a)
 }
 
 /* The sequence in c->b ends with @end: pass on what lies inside the ranges. */
-static void clip_sequence(struct clip *c, const struct dwarf_line_row *end)
+static void clip_sequence(struct clip *c, const struct lineloc_dwarf_row *end)
 {
 	struct crow *b = c->b;
 	size_t n = c->n, i, j, x, last = 0, kept = 0, pieces = 0;
@@ -558,7 +558,7 @@ static void clip_sequence(struct clip *c, const struct dwarf_line_row *end)
 		c->st->seqs_dropped++;
 }
 
-static int clip_row(void *arg, const struct dwarf_line_row *r)
+static int clip_row(void *arg, const struct lineloc_dwarf_row *r)
 {
 	struct clip *c = arg;
 	struct crow *w;
@@ -590,9 +590,9 @@ static int clip_row(void *arg, const struct dwarf_line_row *r)
  * program are fatal.
  */
 void run_unit(struct tables *t, struct unit *u,
-	      int (*row)(void *, const struct dwarf_line_row *), void *arg)
+	      int (*row)(void *, const struct lineloc_dwarf_row *), void *arg)
 {
-	struct dwarf_line_ops ops = { row, define_file };
+	struct lineloc_dwarf_ops ops = { row, define_file };
 	static struct clip c;
 	int err;
 
@@ -611,7 +611,7 @@ void run_unit(struct tables *t, struct unit *u,
 		ops.row = clip_row;
 		arg = &c;
 	}
-	err = dwarf_line_run(&t->ctx, &u->h, &ops, arg);
+	err = lineloc_dwarf_run(&t->ctx, &u->h, &ops, arg);
 	if (err)
 		dwl_die(t, err);
 	if (ops.row == clip_row && c.n) {

@@ -19,7 +19,7 @@
 #define NOFILE UINT32_MAX
 
 struct unit {
-	struct dwarf_line_unit h;
+	struct lineloc_dwarf_unit h;
 	const char *comp_dir;
 	char **dirs;
 	size_t ndirs, dcap;
@@ -46,7 +46,7 @@ enum clip_mode { CLIP_ON, CLIP_ALL_ROWS, CLIP_RELOCATABLE, CLIP_NO_INFO };
 struct tables {
 	struct elf elf;
 	struct section *line;
-	struct dwarf_line_ctx ctx;
+	struct lineloc_dwarf_ctx ctx;
 	struct unit *units;
 	size_t nunits;
 	struct paths paths;
@@ -70,7 +70,7 @@ void add_strip(struct tables *t, const char *prefix);
 void load_tables(struct tables *t, const char *path, enum strip_mode mode,
 		 int all_rows);
 void run_unit(struct tables *t, struct unit *u,
-	      int (*row)(void *, const struct dwarf_line_row *), void *arg);
+	      int (*row)(void *, const struct lineloc_dwarf_row *), void *arg);
 const char *seq_section(struct tables *t, uint64_t set_addr_off);
 
 #endif /* TABLES_H */

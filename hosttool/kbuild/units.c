@@ -84,7 +84,7 @@ static const char *str_or_null(struct cus *cs, const struct section *s,
 static int die_value(struct cus *cs, struct cursor *c, const struct cu *cu,
 		     uint64_t form, uint64_t implicit, struct val *v)
 {
-	struct dwarf_line_ctx *ctx = &cs->ctx;
+	struct lineloc_dwarf_ctx *ctx = &cs->ctx;
 	uint64_t n;
 	int err;
 
@@ -173,10 +173,10 @@ static int die_value(struct cus *cs, struct cursor *c, const struct cu *cu,
 				return err;
 			if (form == DW_FORM_indirect ||
 			    form == DW_FORM_implicit_const)
-				return -DWL_E_FORM;
+				return -LINELOC_DW_E_FORM;
 			continue;
 		default:
-			return -DWL_E_FORM;
+			return -LINELOC_DW_E_FORM;
 		}
 	}
 }
@@ -185,7 +185,7 @@ static int die_value(struct cus *cs, struct cursor *c, const struct cu *cu,
 static int find_abbrev(struct cus *cs, uint64_t off, uint64_t code,
 		       struct cursor *a)
 {
-	struct dwarf_line_ctx *ctx = &cs->ctx;
+	struct lineloc_dwarf_ctx *ctx = &cs->ctx;
 	uint64_t ac, v, name, form;
 	int err;
 
@@ -223,7 +223,7 @@ static int find_abbrev(struct cus *cs, uint64_t off, uint64_t code,
 static int read_unit_die(struct cus *cs, struct cu *cu, const uint8_t *buf,
 			 uint64_t n, uint64_t total)
 {
-	struct dwarf_line_ctx *ctx = &cs->ctx;
+	struct lineloc_dwarf_ctx *ctx = &cs->ctx;
 	struct cursor c = { buf, 0, n < total ? n : total }, a;
 	uint64_t v, abbr_off, code, name, form, implicit;
 	uint8_t ut = 1;
@@ -309,7 +309,7 @@ static int read_unit_die(struct cus *cs, struct cu *cu, const uint8_t *buf,
 		}
 	}
 fail:
-	return err == -DWL_E_TRUNCATED && n < total ? 1 : -1;
+	return err == -LINELOC_DW_E_TRUNCATED && n < total ? 1 : -1;
 }
 
 static int cmp_cu_range(const void *a, const void *b)
@@ -349,7 +349,7 @@ static long cu_at(const struct cus *cs, uint64_t off)
 static void read_aranges(struct elf *e, struct cus *cs)
 {
 	struct section *s = elf_load(e, ".debug_aranges", 0, 0);
-	struct dwarf_line_ctx *ctx = &cs->ctx;
+	struct lineloc_dwarf_ctx *ctx = &cs->ctx;
 	uint64_t off = 0, len, v, cu_off, a, l, hdr;
 	uint8_t asz, seg;
 	struct cursor c;
@@ -437,7 +437,7 @@ static int read_ranges(struct cus *cs, size_t i, uint64_t base)
 /* A DWARF 5 range list in .debug_rnglists (DW_RLE_* entries). */
 static int read_rnglist(struct cus *cs, size_t i, uint64_t base)
 {
-	struct dwarf_line_ctx *ctx = &cs->ctx;
+	struct lineloc_dwarf_ctx *ctx = &cs->ctx;
 	const struct cu *cu = &cs->cu[i];
 	uint64_t off = cu->ranges, x, y, a, b;
 	struct cursor c;

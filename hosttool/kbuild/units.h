@@ -42,7 +42,7 @@ struct cus {
 	int lists_loaded;	/* .debug_addr, .debug_ranges, .debug_rnglists */
 	struct cu_range *r;
 	size_t nr, rcap;
-	struct dwarf_line_ctx ctx;	/* byte order; errors land here */
+	struct lineloc_dwarf_ctx ctx;	/* byte order; errors land here */
 	struct section *abbrev, *str, *lstr, *addr, *rnglists, *ranges;
 };
 

@@ -4,9 +4,10 @@
  *
  * A cursor (position, limit) over the caller's buffer; every read checks
  * the bytes left first and, on failure, records the offset (and a value) in
- * struct dwarf_line_ctx and returns a negative DWL_E_* code.  No allocation,
- * no libc.  Used by dwarf_line.c (the line programs: host tool, fuzz target,
- * kernel) and by units.c, lineloc's reader of unit DIEs and address ranges.
+ * struct lineloc_dwarf_ctx and returns a negative LINELOC_DW_E_* code.
+ * No allocation, no libc.  Used by dwarf_line.c (the line programs: host
+ * tool, fuzz target, kernel) and by units.c, lineloc's reader of unit DIEs
+ * and address ranges.
  */
 #ifndef DWARF_CURSOR_H
 #define DWARF_CURSOR_H
@@ -74,7 +75,7 @@ struct cursor {
 	u64 end;
 };
 
-static int fail(struct dwarf_line_ctx *ctx, u64 off, int err, u64 val)
+static int fail(struct lineloc_dwarf_ctx *ctx, u64 off, int err, u64 val)
 {
 	ctx->err_off = off;
 	ctx->err_val = val;
@@ -87,16 +88,16 @@ static inline u64 left(const struct cursor *c)
 	return c->pos < c->end ? c->end - c->pos : 0;
 }
 
-static int read_u8(struct dwarf_line_ctx *ctx, struct cursor *c, u8 *v)
+static int read_u8(struct lineloc_dwarf_ctx *ctx, struct cursor *c, u8 *v)
 {
 	if (left(c) < 1)
-		return fail(ctx, c->pos, DWL_E_TRUNCATED, 0);
+		return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, 0);
 	*v = c->buf[c->pos++];
 	return 0;
 }
 
 /* Fixed-size unsigned of @n (1..8) bytes in the object's byte order. */
-static int read_un(struct dwarf_line_ctx *ctx, struct cursor *c,
+static int read_un(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
 		   unsigned int n, u64 *v)
 {
 	const u8 *p;
@@ -104,7 +105,7 @@ static int read_un(struct dwarf_line_ctx *ctx, struct cursor *c,
 	unsigned int i;
 
 	if (left(c) < n)
-		return fail(ctx, c->pos, DWL_E_TRUNCATED, 0);
+		return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, 0);
 	p = c->buf + c->pos;
 	if (ctx->big_endian)
 		for (i = 0; i < n; i++)
@@ -123,7 +124,7 @@ static int read_un(struct dwarf_line_ctx *ctx, struct cursor *c,
  * rather than shifted (undefined in C); the encoding must still end inside
  * the limit.
  */
-static int read_uleb(struct dwarf_line_ctx *ctx, struct cursor *c, u64 *v)
+static int read_uleb(struct lineloc_dwarf_ctx *ctx, struct cursor *c, u64 *v)
 {
 	u64 x = 0;
 	unsigned int shift = 0;
@@ -135,7 +136,7 @@ static int read_uleb(struct dwarf_line_ctx *ctx, struct cursor *c, u64 *v)
 	}
 	do {
 		if (left(c) < 1)
-			return fail(ctx, c->pos, DWL_E_TRUNCATED, 0);
+			return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, 0);
 		b = c->buf[c->pos++];
 		if (shift < 64)
 			x |= (u64)(b & 0x7f) << shift;
@@ -146,7 +147,7 @@ static int read_uleb(struct dwarf_line_ctx *ctx, struct cursor *c, u64 *v)
 }
 
 /* SLEB128, returned as two's complement in a u64 to keep arithmetic defined. */
-static int read_sleb(struct dwarf_line_ctx *ctx, struct cursor *c, u64 *v)
+static int read_sleb(struct lineloc_dwarf_ctx *ctx, struct cursor *c, u64 *v)
 {
 	u64 x = 0;
 	unsigned int shift = 0;
@@ -154,7 +155,7 @@ static int read_sleb(struct dwarf_line_ctx *ctx, struct cursor *c, u64 *v)
 
 	do {
 		if (left(c) < 1)
-			return fail(ctx, c->pos, DWL_E_TRUNCATED, 0);
+			return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, 0);
 		b = c->buf[c->pos++];
 		if (shift < 64)
 			x |= (u64)(b & 0x7f) << shift;
@@ -166,16 +167,16 @@ static int read_sleb(struct dwarf_line_ctx *ctx, struct cursor *c, u64 *v)
 	return 0;
 }
 
-static int skip(struct dwarf_line_ctx *ctx, struct cursor *c, u64 n)
+static int skip(struct lineloc_dwarf_ctx *ctx, struct cursor *c, u64 n)
 {
 	if (left(c) < n)
-		return fail(ctx, c->pos, DWL_E_TRUNCATED, 0);
+		return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, 0);
 	c->pos += n;
 	return 0;
 }
 
 /* An inline NUL-terminated string that must end before the limit. */
-static int read_cstr(struct dwarf_line_ctx *ctx, struct cursor *c,
+static int read_cstr(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
 		     const char **s)
 {
 	u64 i;
@@ -187,26 +188,26 @@ static int read_cstr(struct dwarf_line_ctx *ctx, struct cursor *c,
 			return 0;
 		}
 	}
-	return fail(ctx, c->pos, DWL_E_TRUNCATED, 0);
+	return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, 0);
 }
 
 /* A string at @off in a string section, checked to be terminated inside it. */
-static int str_at(struct dwarf_line_ctx *ctx, u64 where, const u8 *sec,
+static int str_at(struct lineloc_dwarf_ctx *ctx, u64 where, const u8 *sec,
 		  u64 size, u64 off, const char **s)
 {
 	u64 i;
 
 	if (!sec)
-		return fail(ctx, where, DWL_E_NO_STR_SECTION, 0);
+		return fail(ctx, where, LINELOC_DW_E_NO_STR_SECTION, 0);
 	if (off >= size)
-		return fail(ctx, where, DWL_E_STR_OFFSET, off);
+		return fail(ctx, where, LINELOC_DW_E_STR_OFFSET, off);
 	for (i = off; i < size; i++) {
 		if (!sec[i]) {
 			*s = (const char *)sec + off;
 			return 0;
 		}
 	}
-	return fail(ctx, where, DWL_E_STR_UNTERMINATED, off);
+	return fail(ctx, where, LINELOC_DW_E_STR_UNTERMINATED, off);
 }
 
 #endif /* DWARF_CURSOR_H */

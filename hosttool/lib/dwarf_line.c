@@ -51,7 +51,7 @@ static bool form_ok(u64 form)
 }
 
 /* An unsigned field of @size bytes that a relocation may apply to. */
-static int read_reloc(struct dwarf_line_ctx *ctx, struct cursor *c,
+static int read_reloc(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
 		      unsigned int size, u64 *v)
 {
 	u64 where = c->pos;
@@ -60,15 +60,15 @@ static int read_reloc(struct dwarf_line_ctx *ctx, struct cursor *c,
 	if (err || !ctx->reloc)
 		return err;
 	err = ctx->reloc(ctx->reloc_arg, where, size, v);
-	return err ? fail(ctx, where, DWL_E_RELOC, (u64)err) : 0;
+	return err ? fail(ctx, where, LINELOC_DW_E_RELOC, (u64)err) : 0;
 }
 
 /*
  * Read one attribute value of @form: numbers into *num, strings into *str,
  * 16-byte data into *md5; blocks are skipped.
  */
-static int read_form(struct dwarf_line_ctx *ctx, struct cursor *c,
-		     const struct dwarf_line_unit *u, u64 form, u64 *num,
+static int read_form(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
+		     const struct lineloc_dwarf_unit *u, u64 form, u64 *num,
 		     const char **str, const u8 **md5)
 {
 	u64 where = c->pos, n;
@@ -102,7 +102,7 @@ static int read_form(struct dwarf_line_ctx *ctx, struct cursor *c,
 		return read_un(ctx, c, 8, num);
 	case DW_FORM_data16:
 		if (left(c) < 16)
-			return fail(ctx, c->pos, DWL_E_TRUNCATED, 0);
+			return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, 0);
 		*md5 = c->buf + c->pos;
 		c->pos += 16;
 		return 0;
@@ -119,13 +119,13 @@ static int read_form(struct dwarf_line_ctx *ctx, struct cursor *c,
 		err = read_un(ctx, c, 4, &n);
 		break;
 	default:
-		return fail(ctx, where, DWL_E_FORM, form);
+		return fail(ctx, where, LINELOC_DW_E_FORM, form);
 	}
 	return err ? err : skip(ctx, c, n);
 }
 
-static int read_format(struct dwarf_line_ctx *ctx, struct cursor *c,
-		       struct dwarf_line_format *f)
+static int read_format(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
+		       struct lineloc_dwarf_format *f)
 {
 	u64 where = c->pos;
 	unsigned int i;
@@ -134,8 +134,8 @@ static int read_format(struct dwarf_line_ctx *ctx, struct cursor *c,
 	err = read_u8(ctx, c, &f->count);
 	if (err)
 		return err;
-	if (f->count > DWL_MAX_FORMATS)
-		return fail(ctx, where, DWL_E_FORMAT_COUNT, f->count);
+	if (f->count > LINELOC_DW_MAX_FORMATS)
+		return fail(ctx, where, LINELOC_DW_E_FORMAT_COUNT, f->count);
 	for (i = 0; i < f->count; i++) {
 		err = read_uleb(ctx, c, &f->type[i]);
 		if (!err) {
@@ -145,16 +145,16 @@ static int read_format(struct dwarf_line_ctx *ctx, struct cursor *c,
 		if (err)
 			return err;
 		if (!form_ok(f->form[i]))
-			return fail(ctx, where, DWL_E_FORM, f->form[i]);
+			return fail(ctx, where, LINELOC_DW_E_FORM, f->form[i]);
 	}
 	return 0;
 }
 
 /* One DWARF 5 entry described by @f. */
-static int read_entry5(struct dwarf_line_ctx *ctx, struct cursor *c,
-		       const struct dwarf_line_unit *u,
-		       const struct dwarf_line_format *f,
-		       struct dwarf_line_entry *e)
+static int read_entry5(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
+		       const struct lineloc_dwarf_unit *u,
+		       const struct lineloc_dwarf_format *f,
+		       struct lineloc_dwarf_entry *e)
 {
 	unsigned int i;
 	const char *s;
@@ -196,8 +196,8 @@ static int read_entry5(struct dwarf_line_ctx *ctx, struct cursor *c,
 }
 
 /* A v2-4 file entry after its name: directory index, mtime, length. */
-static int read_file_tail(struct dwarf_line_ctx *ctx, struct cursor *c,
-			  struct dwarf_line_entry *e)
+static int read_file_tail(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
+			  struct lineloc_dwarf_entry *e)
 {
 	int err;
 
@@ -215,18 +215,18 @@ static int read_file_tail(struct dwarf_line_ctx *ctx, struct cursor *c,
  * and leave @c after it; *count gets the number of entries.  @count_in is
  * the v5 count from the header (ignored for v2-4, which end in a NUL).
  */
-static int walk_table(struct dwarf_line_ctx *ctx, struct cursor *c,
-		      const struct dwarf_line_unit *u,
-		      enum dwarf_line_table table, u64 count_in, u64 *count,
-		      int (*cb)(void *arg, const struct dwarf_line_entry *e),
+static int walk_table(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
+		      const struct lineloc_dwarf_unit *u,
+		      enum lineloc_dwarf_table table, u64 count_in, u64 *count,
+		      int (*cb)(void *arg, const struct lineloc_dwarf_entry *e),
 		      void *arg)
 {
-	struct dwarf_line_entry e;
+	struct lineloc_dwarf_entry e;
 	u64 i;
 	int err, ret;
 
 	if (u->version >= 5) {
-		const struct dwarf_line_format *f = table == DWL_DIRS ?
+		const struct lineloc_dwarf_format *f = table == LINELOC_DW_DIRS ?
 			&u->dir_format : &u->file_format;
 
 		/*
@@ -235,7 +235,7 @@ static int walk_table(struct dwarf_line_ctx *ctx, struct cursor *c,
 		 * count would spin on nothing.
 		 */
 		if (count_in && !f->count)
-			return fail(ctx, c->pos, DWL_E_FORMAT_COUNT, 0);
+			return fail(ctx, c->pos, LINELOC_DW_E_FORMAT_COUNT, 0);
 		for (i = 0; i < count_in; i++) {
 			err = read_entry5(ctx, c, u, f, &e);
 			if (err)
@@ -243,7 +243,7 @@ static int walk_table(struct dwarf_line_ctx *ctx, struct cursor *c,
 			e.index = i;
 			ret = cb ? cb(arg, &e) : 0;
 			if (ret)
-				return fail(ctx, e.offset, DWL_E_CALLBACK,
+				return fail(ctx, e.offset, LINELOC_DW_E_CALLBACK,
 					    (u64)ret);
 		}
 		*count = count_in;
@@ -261,32 +261,32 @@ static int walk_table(struct dwarf_line_ctx *ctx, struct cursor *c,
 		e.mtime = 0;
 		e.size = 0;
 		e.md5 = 0;
-		if (table == DWL_FILES) {
+		if (table == LINELOC_DW_FILES) {
 			err = read_file_tail(ctx, c, &e);
 			if (err)
 				return err;
 		}
 		ret = cb ? cb(arg, &e) : 0;
 		if (ret)
-			return fail(ctx, e.offset, DWL_E_CALLBACK, (u64)ret);
+			return fail(ctx, e.offset, LINELOC_DW_E_CALLBACK, (u64)ret);
 	}
 	*count = i;
 	return 0;
 }
 
 /**
- * dwarf_line_parse_header() - parse and check the line-program header at @offset
+ * lineloc_dwarf_parse_header() - parse and check a line-program header
  * @ctx: sections; err_off/err_val are set on failure
  * @offset: .debug_line offset of the unit_length field
  * @unit: filled in on success; unit->end is the next unit's offset
  *
  * The directory and file tables are walked once here, so a unit that
- * parses has tables that dwarf_line_entries() can read back.
+ * parses has tables that lineloc_dwarf_entries() can read back.
  *
- * Return: 0, or a negative DWL_E_* code.
+ * Return: 0, or a negative LINELOC_DW_E_* code.
  */
-int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
-			    struct dwarf_line_unit *u)
+int lineloc_dwarf_parse_header(struct lineloc_dwarf_ctx *ctx, u64 offset,
+			       struct lineloc_dwarf_unit *u)
 {
 	struct cursor c = { ctx->line, offset, ctx->line_size };
 	u64 len, v, hdr_end;
@@ -304,10 +304,10 @@ int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
 		if (err)
 			return err;
 	} else if (len >= 0xfffffff0) {
-		return fail(ctx, offset, DWL_E_RESERVED_LENGTH, len);
+		return fail(ctx, offset, LINELOC_DW_E_RESERVED_LENGTH, len);
 	}
 	if (len > left(&c))
-		return fail(ctx, offset, DWL_E_LENGTH, len);
+		return fail(ctx, offset, LINELOC_DW_E_LENGTH, len);
 	u->end = c.pos + len;
 	c.end = u->end;
 
@@ -315,7 +315,7 @@ int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
 	if (err)
 		return err;
 	if (v < 2 || v > 5)
-		return fail(ctx, c.pos - 2, DWL_E_VERSION, v);
+		return fail(ctx, c.pos - 2, LINELOC_DW_E_VERSION, v);
 	u->version = (u16)v;
 	u->address_size = 0;
 	u->seg_sel_size = 0;
@@ -326,17 +326,17 @@ int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
 		if (err)
 			return err;
 		if (u->address_size < 1 || u->address_size > 8)
-			return fail(ctx, c.pos - 2, DWL_E_ADDR_SIZE,
+			return fail(ctx, c.pos - 2, LINELOC_DW_E_ADDR_SIZE,
 				    u->address_size);
 		if (u->seg_sel_size)
-			return fail(ctx, c.pos - 1, DWL_E_SEG_SEL,
+			return fail(ctx, c.pos - 1, LINELOC_DW_E_SEG_SEL,
 				    u->seg_sel_size);
 	}
 	err = read_un(ctx, &c, u->offset_size, &u->header_length);
 	if (err)
 		return err;
 	if (u->header_length > left(&c))
-		return fail(ctx, c.pos - u->offset_size, DWL_E_HEADER_LENGTH,
+		return fail(ctx, c.pos - u->offset_size, LINELOC_DW_E_HEADER_LENGTH,
 			    u->header_length);
 	hdr_end = c.pos + u->header_length;
 	u->program = hdr_end;
@@ -352,7 +352,7 @@ int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
 		if (err)
 			return err;
 		if (!u->max_ops_per_inst)
-			return fail(ctx, c.pos - 1, DWL_E_MAX_OPS, 0);
+			return fail(ctx, c.pos - 1, LINELOC_DW_E_MAX_OPS, 0);
 	}
 	err = read_u8(ctx, &c, &u->default_is_stmt);
 	if (!err)
@@ -364,12 +364,12 @@ int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
 	if (err)
 		return err;
 	if (!u->line_range)
-		return fail(ctx, c.pos - 1, DWL_E_LINE_RANGE, 0);
+		return fail(ctx, c.pos - 1, LINELOC_DW_E_LINE_RANGE, 0);
 	err = read_u8(ctx, &c, &u->opcode_base);
 	if (err)
 		return err;
 	if (!u->opcode_base)
-		return fail(ctx, c.pos - 1, DWL_E_OPCODE_BASE, 0);
+		return fail(ctx, c.pos - 1, LINELOC_DW_E_OPCODE_BASE, 0);
 	u->std_lengths = c.pos;
 	err = skip(ctx, &c, u->opcode_base - 1u);
 	if (err)
@@ -386,7 +386,7 @@ int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
 			return err;
 	}
 	u->dirs = c.pos;
-	err = walk_table(ctx, &c, u, DWL_DIRS, v, &u->dir_count, 0, 0);
+	err = walk_table(ctx, &c, u, LINELOC_DW_DIRS, v, &u->dir_count, 0, 0);
 	if (err)
 		return err;
 	v = 0;
@@ -398,38 +398,39 @@ int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
 			return err;
 	}
 	u->files = c.pos;
-	return walk_table(ctx, &c, u, DWL_FILES, v, &u->file_count, 0, 0);
+	return walk_table(ctx, &c, u, LINELOC_DW_FILES, v, &u->file_count, 0, 0);
 }
 
 /**
- * dwarf_line_entries() - hand each directory or file entry of @unit to @cb
+ * lineloc_dwarf_entries() - hand each directory or file entry of @unit to @cb
  *
- * Return: 0, or a negative DWL_E_* code (DWL_E_CALLBACK if @cb stopped it).
+ * Return: 0, or a negative LINELOC_DW_E_* code (LINELOC_DW_E_CALLBACK if
+ * @cb stopped it).
  */
-int dwarf_line_entries(struct dwarf_line_ctx *ctx,
-		       const struct dwarf_line_unit *u,
-		       enum dwarf_line_table table,
-		       int (*cb)(void *arg, const struct dwarf_line_entry *e),
-		       void *arg)
+int lineloc_dwarf_entries(struct lineloc_dwarf_ctx *ctx,
+			  const struct lineloc_dwarf_unit *u,
+			  enum lineloc_dwarf_table table,
+			  int (*cb)(void *arg, const struct lineloc_dwarf_entry *e),
+			  void *arg)
 {
-	struct cursor c = { ctx->line, table == DWL_DIRS ? u->dirs : u->files,
+	struct cursor c = { ctx->line, table == LINELOC_DW_DIRS ? u->dirs : u->files,
 			    u->program };
 	u64 n;
 
 	if (u->program > ctx->line_size)
-		return fail(ctx, u->offset, DWL_E_LENGTH, 0);
+		return fail(ctx, u->offset, LINELOC_DW_E_LENGTH, 0);
 	return walk_table(ctx, &c, u, table,
-			  table == DWL_DIRS ? u->dir_count : u->file_count,
+			  table == LINELOC_DW_DIRS ? u->dir_count : u->file_count,
 			  &n, cb, arg);
 }
 
 /* Line-number state machine registers (DWARF 5, 6.2.2). */
 struct regs {
-	struct dwarf_line_row r;
+	struct lineloc_dwarf_row r;
 	u64 addr_mask;
 };
 
-static void reset(struct regs *s, const struct dwarf_line_unit *u)
+static void reset(struct regs *s, const struct lineloc_dwarf_unit *u)
 {
 	s->r.address = 0;
 	s->r.op_index = 0;
@@ -469,7 +470,7 @@ static u64 div_u8(u64 n, u8 d, u32 *rem)
  * Advance by @adv operations.  With one operation per instruction (every
  * target but VLIW ones) op_index stays 0 and this is a multiply-add.
  */
-static void advance(struct regs *s, const struct dwarf_line_unit *u, u64 adv)
+static void advance(struct regs *s, const struct lineloc_dwarf_unit *u, u64 adv)
 {
 	u32 op_index;
 
@@ -484,15 +485,15 @@ static void advance(struct regs *s, const struct dwarf_line_unit *u, u64 adv)
 	s->r.address &= s->addr_mask;
 }
 
-static int emit(struct dwarf_line_ctx *ctx, struct regs *s,
-		const struct dwarf_line_ops *ops, void *arg, u64 off)
+static int emit(struct lineloc_dwarf_ctx *ctx, struct regs *s,
+		const struct lineloc_dwarf_ops *ops, void *arg, u64 off)
 {
 	int ret;
 
 	s->r.offset = off;
 	ret = ops->row ? ops->row(arg, &s->r) : 0;
 	if (ret)
-		return fail(ctx, off, DWL_E_CALLBACK, (u64)ret);
+		return fail(ctx, off, LINELOC_DW_E_CALLBACK, (u64)ret);
 	s->r.discriminator = 0;
 	s->r.basic_block = false;
 	s->r.prologue_end = false;
@@ -505,12 +506,12 @@ static u64 mask_for(unsigned int size)
 	return size >= 8 ? ~(u64)0 : ((u64)1 << (size * 8)) - 1;
 }
 
-static int extended(struct dwarf_line_ctx *ctx, struct cursor *c,
-		    const struct dwarf_line_unit *u, struct regs *s,
-		    const struct dwarf_line_ops *ops, void *arg, u64 op_off,
+static int extended(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
+		    const struct lineloc_dwarf_unit *u, struct regs *s,
+		    const struct lineloc_dwarf_ops *ops, void *arg, u64 op_off,
 		    u64 *next_file)
 {
-	struct dwarf_line_entry e;
+	struct lineloc_dwarf_entry e;
 	struct cursor x;
 	u64 len, v;
 	u8 sub;
@@ -520,9 +521,9 @@ static int extended(struct dwarf_line_ctx *ctx, struct cursor *c,
 	if (err)
 		return err;
 	if (!len)
-		return fail(ctx, op_off, DWL_E_EXT_LENGTH, 0);
+		return fail(ctx, op_off, LINELOC_DW_E_EXT_LENGTH, 0);
 	if (len > left(c))
-		return fail(ctx, c->pos, DWL_E_TRUNCATED, len);
+		return fail(ctx, c->pos, LINELOC_DW_E_TRUNCATED, len);
 	/* Everything the opcode reads stays within its declared length. */
 	x = *c;
 	x.end = c->pos + len;
@@ -542,7 +543,7 @@ static int extended(struct dwarf_line_ctx *ctx, struct cursor *c,
 		/* The operand is unaligned; its size is what is left. */
 		v = len - 1;
 		if (v < 1 || v > 8 || (u->address_size && v != u->address_size))
-			return fail(ctx, x.pos, DWL_E_ADDR_SIZE, v);
+			return fail(ctx, x.pos, LINELOC_DW_E_ADDR_SIZE, v);
 		s->r.set_address_offset = x.pos;
 		err = read_reloc(ctx, &x, (unsigned int)v, &s->r.address);
 		if (err)
@@ -560,7 +561,7 @@ static int extended(struct dwarf_line_ctx *ctx, struct cursor *c,
 		e.index = (*next_file)++;
 		err = ops->define_file ? ops->define_file(arg, &e) : 0;
 		if (err)
-			return fail(ctx, e.offset, DWL_E_CALLBACK, (u64)err);
+			return fail(ctx, e.offset, LINELOC_DW_E_CALLBACK, (u64)err);
 		break;
 	case DW_LNE_set_discriminator:
 		err = read_uleb(ctx, &x, &s->r.discriminator);
@@ -574,15 +575,15 @@ static int extended(struct dwarf_line_ctx *ctx, struct cursor *c,
 }
 
 /**
- * dwarf_line_run() - run the line-number program of @unit
+ * lineloc_dwarf_run() - run the line-number program of @unit
  * @ops: @ops->row gets every row in program order, end_sequence rows
  *	included; @ops->define_file gets DW_LNE_define_file entries
  *
- * Return: 0, or a negative DWL_E_* code.
+ * Return: 0, or a negative LINELOC_DW_E_* code.
  */
-int dwarf_line_run(struct dwarf_line_ctx *ctx,
-		   const struct dwarf_line_unit *u,
-		   const struct dwarf_line_ops *ops, void *arg)
+int lineloc_dwarf_run(struct lineloc_dwarf_ctx *ctx,
+		      const struct lineloc_dwarf_unit *u,
+		      const struct lineloc_dwarf_ops *ops, void *arg)
 {
 	struct cursor c = { ctx->line, u->program, u->end };
 	struct cursor lens = { ctx->line, u->std_lengths, u->program };
@@ -594,7 +595,7 @@ int dwarf_line_run(struct dwarf_line_ctx *ctx,
 
 	if (u->end > ctx->line_size || u->program > u->end ||
 	    !u->line_range || !u->opcode_base || !u->max_ops_per_inst)
-		return fail(ctx, u->offset, DWL_E_LENGTH, 0);
+		return fail(ctx, u->offset, LINELOC_DW_E_LENGTH, 0);
 	s.addr_mask = mask_for(u->address_size ? u->address_size : 8);
 	reset(&s, u);
 	next_file = u->version >= 5 ? u->file_count : u->file_count + 1;
@@ -679,34 +680,34 @@ int dwarf_line_run(struct dwarf_line_ctx *ctx,
 }
 
 /**
- * dwarf_line_strerror() - a short description of a DWL_E_* code
+ * lineloc_dwarf_strerror() - a short description of a LINELOC_DW_E_* code
  */
-const char *dwarf_line_strerror(int err)
+const char *lineloc_dwarf_strerror(int err)
 {
-	static const char *const msg[DWL_E_MAX] = {
-		[DWL_E_TRUNCATED] = "truncated: read past the end of the unit",
-		[DWL_E_LENGTH] = "unit length past the end of the section",
-		[DWL_E_RESERVED_LENGTH] = "reserved unit length value",
-		[DWL_E_VERSION] = "unsupported line table version",
-		[DWL_E_HEADER_LENGTH] = "header_length past the end of the unit",
-		[DWL_E_LINE_RANGE] = "line_range is 0",
-		[DWL_E_OPCODE_BASE] = "opcode_base is 0",
-		[DWL_E_MAX_OPS] = "maximum_operations_per_instruction is 0",
-		[DWL_E_ADDR_SIZE] = "bad address size",
-		[DWL_E_SEG_SEL] = "segment selectors are not supported",
-		[DWL_E_FORM] = "unsupported form in entry format",
-		[DWL_E_FORMAT_COUNT] = "bad entry format count",
-		[DWL_E_STR_OFFSET] = "string offset past the end of its section",
-		[DWL_E_STR_UNTERMINATED] = "unterminated string",
-		[DWL_E_NO_STR_SECTION] = "string form but no string section",
-		[DWL_E_EXT_LENGTH] = "extended opcode with length 0",
-		[DWL_E_CALLBACK] = "stopped by callback",
-		[DWL_E_RELOC] = "relocation refused",
+	static const char *const msg[LINELOC_DW_E_MAX] = {
+		[LINELOC_DW_E_TRUNCATED] = "truncated: read past the end of the unit",
+		[LINELOC_DW_E_LENGTH] = "unit length past the end of the section",
+		[LINELOC_DW_E_RESERVED_LENGTH] = "reserved unit length value",
+		[LINELOC_DW_E_VERSION] = "unsupported line table version",
+		[LINELOC_DW_E_HEADER_LENGTH] = "header_length past the end of the unit",
+		[LINELOC_DW_E_LINE_RANGE] = "line_range is 0",
+		[LINELOC_DW_E_OPCODE_BASE] = "opcode_base is 0",
+		[LINELOC_DW_E_MAX_OPS] = "maximum_operations_per_instruction is 0",
+		[LINELOC_DW_E_ADDR_SIZE] = "bad address size",
+		[LINELOC_DW_E_SEG_SEL] = "segment selectors are not supported",
+		[LINELOC_DW_E_FORM] = "unsupported form in entry format",
+		[LINELOC_DW_E_FORMAT_COUNT] = "bad entry format count",
+		[LINELOC_DW_E_STR_OFFSET] = "string offset past the end of its section",
+		[LINELOC_DW_E_STR_UNTERMINATED] = "unterminated string",
+		[LINELOC_DW_E_NO_STR_SECTION] = "string form but no string section",
+		[LINELOC_DW_E_EXT_LENGTH] = "extended opcode with length 0",
+		[LINELOC_DW_E_CALLBACK] = "stopped by callback",
+		[LINELOC_DW_E_RELOC] = "relocation refused",
 	};
 
 	if (err < 0)
 		err = -err;
-	if (err <= 0 || err >= DWL_E_MAX || !msg[err])
+	if (err <= 0 || err >= LINELOC_DW_E_MAX || !msg[err])
 		return "unknown error";
 	return msg[err];
 }

@@ -5,9 +5,9 @@
  * One self-contained unit shared by lineloc, its fuzz target and the
  * kernel's module loader: no allocation, no
  * global state, no libc.  The caller owns every buffer; rows and file
- * entries are handed to callbacks.  Errors are negative DWL_E* codes, with
- * the offending .debug_line offset (and a value, where one helps) left in
- * struct dwarf_line_ctx.
+ * entries are handed to callbacks.  Errors are negative LINELOC_DW_E*
+ * codes, with the offending .debug_line offset (and a value, where one
+ * helps) left in struct lineloc_dwarf_ctx.
  */
 #ifndef DWARF_LINE_H
 #define DWARF_LINE_H
@@ -15,32 +15,32 @@
 #include "ktypes.h"
 
 enum {
-	DWL_E_TRUNCATED = 1,	/* a read would go past the unit or section */
-	DWL_E_LENGTH,		/* unit_length past the end of the section */
-	DWL_E_RESERVED_LENGTH,	/* unit_length 0xfffffff0..0xfffffffe */
-	DWL_E_VERSION,		/* version not 2..5 (err_val) */
-	DWL_E_HEADER_LENGTH,	/* header_length past the end of the unit */
-	DWL_E_LINE_RANGE,	/* line_range is 0 */
-	DWL_E_OPCODE_BASE,	/* opcode_base is 0 */
-	DWL_E_MAX_OPS,		/* maximum_operations_per_instruction is 0 */
-	DWL_E_ADDR_SIZE,	/* address size not 1..8 (err_val) */
-	DWL_E_SEG_SEL,		/* non-zero segment selector size (err_val) */
-	DWL_E_FORM,		/* unsupported form in an entry format (err_val) */
-	DWL_E_FORMAT_COUNT,	/* too many format pairs, or entries but none */
-	DWL_E_STR_OFFSET,	/* string offset past its section (err_val) */
-	DWL_E_STR_UNTERMINATED,	/* string runs off the end of its section */
-	DWL_E_NO_STR_SECTION,	/* strp/line_strp with no such section */
-	DWL_E_EXT_LENGTH,	/* extended opcode length 0 */
-	DWL_E_CALLBACK,		/* a callback returned non-zero (err_val) */
-	DWL_E_RELOC,		/* the relocation hook refused a field (err_val) */
-	DWL_E_MAX
+	LINELOC_DW_E_TRUNCATED = 1,	/* a read would go past the unit or section */
+	LINELOC_DW_E_LENGTH,		/* unit_length past the end of the section */
+	LINELOC_DW_E_RESERVED_LENGTH,	/* unit_length 0xfffffff0..0xfffffffe */
+	LINELOC_DW_E_VERSION,		/* version not 2..5 (err_val) */
+	LINELOC_DW_E_HEADER_LENGTH,	/* header_length past the end of the unit */
+	LINELOC_DW_E_LINE_RANGE,	/* line_range is 0 */
+	LINELOC_DW_E_OPCODE_BASE,	/* opcode_base is 0 */
+	LINELOC_DW_E_MAX_OPS,		/* maximum_operations_per_instruction is 0 */
+	LINELOC_DW_E_ADDR_SIZE,	/* address size not 1..8 (err_val) */
+	LINELOC_DW_E_SEG_SEL,		/* non-zero segment selector size (err_val) */
+	LINELOC_DW_E_FORM,		/* unsupported form in an entry format (err_val) */
+	LINELOC_DW_E_FORMAT_COUNT,	/* too many format pairs, or entries but none */
+	LINELOC_DW_E_STR_OFFSET,	/* string offset past its section (err_val) */
+	LINELOC_DW_E_STR_UNTERMINATED,	/* string runs off the end of its section */
+	LINELOC_DW_E_NO_STR_SECTION,	/* strp/line_strp with no such section */
+	LINELOC_DW_E_EXT_LENGTH,	/* extended opcode length 0 */
+	LINELOC_DW_E_CALLBACK,		/* a callback returned non-zero (err_val) */
+	LINELOC_DW_E_RELOC,		/* the relocation hook refused a field (err_val) */
+	LINELOC_DW_E_MAX
 };
 
 /* Entry-format pairs kept per table; DWARF 5 producers use 2 to 4. */
-#define DWL_MAX_FORMATS 8
+#define LINELOC_DW_MAX_FORMATS 8
 
 /**
- * struct dwarf_line_ctx - the sections a line program may refer to
+ * struct lineloc_dwarf_ctx - the sections a line program may refer to
  * @line: .debug_line contents, @line_size bytes
  * @line_str: .debug_line_str contents (DW_FORM_line_strp), or NULL
  * @str: .debug_str contents (DW_FORM_strp), or NULL
@@ -49,13 +49,13 @@ enum {
  *	relocations may change (DW_FORM_strp and DW_FORM_line_strp offsets,
  *	DW_LNE_set_address operands) with the field's .debug_line offset,
  *	size and contents in *@value, which it replaces with the relocated
- *	value; non-zero stops decoding with DWL_E_RELOC and the value in
+ *	value; non-zero stops decoding with LINELOC_DW_E_RELOC and the value in
  *	@err_val.  Lets a reader relocate without writing the section.
  * @reloc_arg: passed to @reloc
  * @err_off: on error, the .debug_line offset where decoding stopped
  * @err_val: on error, the offending value (version, form, size, ...)
  */
-struct dwarf_line_ctx {
+struct lineloc_dwarf_ctx {
 	const u8 *line;
 	u64 line_size;
 	const u8 *line_str;
@@ -70,21 +70,21 @@ struct dwarf_line_ctx {
 };
 
 /* One entry-format table (DWARF 5), or the fixed v2-4 layout. */
-struct dwarf_line_format {
+struct lineloc_dwarf_format {
 	u8 count;
-	u64 type[DWL_MAX_FORMATS];	/* DW_LNCT_* */
-	u64 form[DWL_MAX_FORMATS];	/* DW_FORM_* */
+	u64 type[LINELOC_DW_MAX_FORMATS];	/* DW_LNCT_* */
+	u64 form[LINELOC_DW_MAX_FORMATS];	/* DW_FORM_* */
 };
 
 /**
- * struct dwarf_line_unit - a parsed line-program header
+ * struct lineloc_dwarf_unit - a parsed line-program header
  *
  * Offsets are .debug_line offsets.  Directory and file indexes are the raw
  * DWARF ones: from 1 in versions 2-4 (index 0 meaning the compilation
  * directory / no file), from 0 in version 5 (entry 0 is the compilation
  * directory and the primary source file).
  */
-struct dwarf_line_unit {
+struct lineloc_dwarf_unit {
 	u64 offset;		/* of the unit_length field */
 	u64 end;		/* one past the unit: the next unit's offset */
 	u64 program;		/* first opcode */
@@ -100,8 +100,8 @@ struct dwarf_line_unit {
 	u8 line_range;
 	u8 opcode_base;
 	u64 std_lengths;	/* offset of standard_opcode_lengths[] */
-	struct dwarf_line_format dir_format;
-	struct dwarf_line_format file_format;
+	struct lineloc_dwarf_format dir_format;
+	struct lineloc_dwarf_format file_format;
 	u64 dirs;		/* offset of the first directory entry */
 	u64 dir_count;
 	u64 files;		/* offset of the first file entry */
@@ -109,7 +109,7 @@ struct dwarf_line_unit {
 };
 
 /* A directory or file entry; @path points into one of the sections. */
-struct dwarf_line_entry {
+struct lineloc_dwarf_entry {
 	u64 index;
 	const char *path;	/* NUL-terminated; NULL if the entry has none */
 	u64 dir_index;
@@ -120,7 +120,7 @@ struct dwarf_line_entry {
 };
 
 /* One row of the line-number matrix. */
-struct dwarf_line_row {
+struct lineloc_dwarf_row {
 	u64 address;
 	u64 file;		/* raw DWARF file index */
 	u64 line;
@@ -144,26 +144,26 @@ struct dwarf_line_row {
 
 /*
  * Callbacks: return 0 to go on; anything else stops decoding with
- * DWL_E_CALLBACK and the value in ctx->err_val.  @define_file receives
+ * LINELOC_DW_E_CALLBACK and the value in ctx->err_val.  @define_file receives
  * DW_LNE_define_file entries (v2-4); its index continues the file table.
  */
-struct dwarf_line_ops {
-	int (*row)(void *arg, const struct dwarf_line_row *row);
-	int (*define_file)(void *arg, const struct dwarf_line_entry *entry);
+struct lineloc_dwarf_ops {
+	int (*row)(void *arg, const struct lineloc_dwarf_row *row);
+	int (*define_file)(void *arg, const struct lineloc_dwarf_entry *entry);
 };
 
-enum dwarf_line_table { DWL_DIRS, DWL_FILES };
+enum lineloc_dwarf_table { LINELOC_DW_DIRS, LINELOC_DW_FILES };
 
-int dwarf_line_parse_header(struct dwarf_line_ctx *ctx, u64 offset,
-			    struct dwarf_line_unit *unit);
-int dwarf_line_entries(struct dwarf_line_ctx *ctx,
-		       const struct dwarf_line_unit *unit,
-		       enum dwarf_line_table table,
-		       int (*cb)(void *arg, const struct dwarf_line_entry *e),
-		       void *arg);
-int dwarf_line_run(struct dwarf_line_ctx *ctx,
-		   const struct dwarf_line_unit *unit,
-		   const struct dwarf_line_ops *ops, void *arg);
-const char *dwarf_line_strerror(int err);
+int lineloc_dwarf_parse_header(struct lineloc_dwarf_ctx *ctx, u64 offset,
+			       struct lineloc_dwarf_unit *unit);
+int lineloc_dwarf_entries(struct lineloc_dwarf_ctx *ctx,
+			  const struct lineloc_dwarf_unit *unit,
+			  enum lineloc_dwarf_table table,
+			  int (*cb)(void *arg, const struct lineloc_dwarf_entry *e),
+			  void *arg);
+int lineloc_dwarf_run(struct lineloc_dwarf_ctx *ctx,
+		      const struct lineloc_dwarf_unit *unit,
+		      const struct lineloc_dwarf_ops *ops, void *arg);
+const char *lineloc_dwarf_strerror(int err);
 
 #endif /* DWARF_LINE_H */

@@ -3,14 +3,14 @@
  * dwarf_reloc.c - the relocations of a relocatable object's debug section
  *
  * See dwarf_reloc.h.  ELF32 and ELF64 of either byte order; every entry is
- * checked once by dwrel_check(), after which dwrel_entry() and dwrel_find()
- * only read what was checked.
+ * checked once by lineloc_rel_check(), after which lineloc_rel_entry() and
+ * lineloc_rel_find() only read what was checked.
  */
 #include "dwarf_reloc.h"
 
-#define DWREL_SHN_LORESERVE	0xff00
+#define LINELOC_SHN_LORESERVE	0xff00
 
-static u64 rd(const struct dwrel *r, const u8 *p, unsigned int n)
+static u64 rd(const struct lineloc_rel *r, const u8 *p, unsigned int n)
 {
 	u64 v = 0;
 	unsigned int i;
@@ -21,7 +21,7 @@ static u64 rd(const struct dwrel *r, const u8 *p, unsigned int n)
 }
 
 /**
- * dwrel_type_size() - the size of the field a relocation type writes
+ * lineloc_rel_type_size() - the size of the field a relocation type writes
  * @machine: the object's e_machine
  * @type: the relocation type
  *
@@ -31,44 +31,44 @@ static u64 rd(const struct dwrel *r, const u8 *p, unsigned int n)
  * Return: 4 or 8, 0 for the machine's NONE, -1 for a type the resolver
  * refuses.
  */
-int dwrel_type_size(u16 machine, u32 type)
+int lineloc_rel_type_size(u16 machine, u32 type)
 {
 	switch (machine) {
-	case DWREL_EM_X86_64:
+	case LINELOC_EM_X86_64:
 		switch (type) {
-		case DWREL_R_X86_64_NONE:
+		case LINELOC_R_X86_64_NONE:
 			return 0;
-		case DWREL_R_X86_64_64:
+		case LINELOC_R_X86_64_64:
 			return 8;
-		case DWREL_R_X86_64_32:
-		case DWREL_R_X86_64_32S:
+		case LINELOC_R_X86_64_32:
+		case LINELOC_R_X86_64_32S:
 			return 4;
 		}
 		break;
-	case DWREL_EM_386:
+	case LINELOC_EM_386:
 		switch (type) {
-		case DWREL_R_386_NONE:
+		case LINELOC_R_386_NONE:
 			return 0;
-		case DWREL_R_386_32:
+		case LINELOC_R_386_32:
 			return 4;
 		}
 		break;
-	case DWREL_EM_ARM:
+	case LINELOC_EM_ARM:
 		switch (type) {
-		case DWREL_R_ARM_NONE:
+		case LINELOC_R_ARM_NONE:
 			return 0;
-		case DWREL_R_ARM_ABS32:
+		case LINELOC_R_ARM_ABS32:
 			return 4;
 		}
 		break;
-	case DWREL_EM_AARCH64:
+	case LINELOC_EM_AARCH64:
 		switch (type) {
-		case DWREL_R_AARCH64_NONE:
-		case DWREL_R_AARCH64_NONE_OLD:
+		case LINELOC_R_AARCH64_NONE:
+		case LINELOC_R_AARCH64_NONE_OLD:
 			return 0;
-		case DWREL_R_AARCH64_ABS64:
+		case LINELOC_R_AARCH64_ABS64:
 			return 8;
-		case DWREL_R_AARCH64_ABS32:
+		case LINELOC_R_AARCH64_ABS32:
 			return 4;
 		}
 		break;
@@ -76,7 +76,7 @@ int dwrel_type_size(u16 machine, u32 type)
 	return -1;
 }
 
-static u64 ent_size(const struct dwrel *r)
+static u64 ent_size(const struct lineloc_rel *r)
 {
 	if (r->is64)
 		return r->rela ? 24 : 16;
@@ -103,7 +103,7 @@ static u64 div_small(u64 n, u32 d, u64 *rem)
 	return q;
 }
 
-static int fail(struct dwrel *r, int err, u64 off, u64 val)
+static int fail(struct lineloc_rel *r, int err, u64 off, u64 val)
 {
 	r->err_off = off;
 	r->err_val = val;
@@ -111,7 +111,7 @@ static int fail(struct dwrel *r, int err, u64 off, u64 val)
 }
 
 /* Entry @i: offset, type, symbol index, addend (RELA only). */
-static void raw_entry(const struct dwrel *r, u64 i, u64 *off, u32 *type,
+static void raw_entry(const struct lineloc_rel *r, u64 i, u64 *off, u32 *type,
 		      u64 *symi, u64 *addend)
 {
 	const u8 *p = r->rel + i * ent_size(r);
@@ -133,7 +133,8 @@ static void raw_entry(const struct dwrel *r, u64 i, u64 *off, u32 *type,
 }
 
 /* st_shndx and st_value of symbol @symi, which the caller has bounded. */
-static void sym_at(const struct dwrel *r, u64 symi, u32 *shndx, u64 *value)
+static void sym_at(const struct lineloc_rel *r, u64 symi, u32 *shndx,
+		   u64 *value)
 {
 	const u8 *p = r->sym + symi * (r->is64 ? 24 : 16);
 
@@ -147,7 +148,7 @@ static void sym_at(const struct dwrel *r, u64 symi, u32 *shndx, u64 *value)
 }
 
 /**
- * dwrel_check() - check every entry of a relocation section
+ * lineloc_rel_check() - check every entry of a relocation section
  * @r: the section, with all fields but @count, @err_off and @err_val set
  *
  * Each entry must have a type of the machine's that the resolver takes,
@@ -155,10 +156,10 @@ static void sym_at(const struct dwrel *r, u64 symi, u32 *shndx, u64 *value)
  * come after it, and name a symbol of the table that is defined in one of
  * the object's sections.
  *
- * Return: 0 with @r->count set, or a negative DWREL_E_* code with the
+ * Return: 0 with @r->count set, or a negative LINELOC_REL_E_* code with the
  * entry's offset in @r->err_off and the offending value in @r->err_val.
  */
-int dwrel_check(struct dwrel *r)
+int lineloc_rel_check(struct lineloc_rel *r)
 {
 	u64 esz = ent_size(r), ssz = r->is64 ? 24 : 16, i, n, nsym;
 	u64 next = 0;		/* first offset the next field may use */
@@ -166,11 +167,11 @@ int dwrel_check(struct dwrel *r)
 
 	r->count = 0;
 	/* every machine the resolver knows has a NONE, numbered 0 */
-	if (dwrel_type_size(r->machine, 0) < 0)
-		return fail(r, DWREL_E_MACHINE, 0, r->machine);
+	if (lineloc_rel_type_size(r->machine, 0) < 0)
+		return fail(r, LINELOC_REL_E_MACHINE, 0, r->machine);
 	n = div_small(r->rel_size, (u32)esz, &rem);
 	if (rem)
-		return fail(r, DWREL_E_SHAPE, r->rel_size, esz);
+		return fail(r, LINELOC_REL_E_SHAPE, r->rel_size, esz);
 	nsym = div_small(r->sym_size, (u32)ssz, &rem);
 	for (i = 0; i < n; i++) {
 		u64 off, symi, addend, value;
@@ -178,45 +179,46 @@ int dwrel_check(struct dwrel *r)
 		int size;
 
 		raw_entry(r, i, &off, &type, &symi, &addend);
-		size = dwrel_type_size(r->machine, type);
+		size = lineloc_rel_type_size(r->machine, type);
 		if (size < 0)
-			return fail(r, DWREL_E_TYPE, i * esz, type);
+			return fail(r, LINELOC_REL_E_TYPE, i * esz, type);
 		if (off < last)
-			return fail(r, DWREL_E_ORDER, i * esz, off);
+			return fail(r, LINELOC_REL_E_ORDER, i * esz, off);
 		last = off;
 		if (!size)
 			continue;
 		if (off > r->target_size || (u64)size > r->target_size - off)
-			return fail(r, DWREL_E_OFFSET, i * esz, off);
+			return fail(r, LINELOC_REL_E_OFFSET, i * esz, off);
 		if (off < next)
-			return fail(r, DWREL_E_ORDER, i * esz, off);
+			return fail(r, LINELOC_REL_E_ORDER, i * esz, off);
 		next = off + (u64)size;
 		if (symi >= nsym)
-			return fail(r, DWREL_E_SYMBOL, i * esz, symi);
+			return fail(r, LINELOC_REL_E_SYMBOL, i * esz, symi);
 		sym_at(r, symi, &shndx, &value);
-		if (!shndx || shndx >= r->shnum || shndx >= DWREL_SHN_LORESERVE)
-			return fail(r, DWREL_E_SYMSEC, i * esz, shndx);
+		if (!shndx || shndx >= r->shnum || shndx >= LINELOC_SHN_LORESERVE)
+			return fail(r, LINELOC_REL_E_SYMSEC, i * esz, shndx);
 	}
 	r->count = n;
 	return 0;
 }
 
 /**
- * dwrel_entry() - resolve entry @i of a checked section
- * @r: the section, checked by dwrel_check()
+ * lineloc_rel_entry() - resolve entry @i of a checked section
+ * @r: the section, checked by lineloc_rel_check()
  * @i: the entry, below @r->count
  * @v: the field and its value
  *
  * Return: 0, or 1 if the entry is a NONE relocation (@v then unset).
  */
-int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v)
+int lineloc_rel_entry(const struct lineloc_rel *r, u64 i,
+		      struct lineloc_rel_value *v)
 {
 	u64 off, symi, addend, value;
 	u32 type, shndx;
 	int size;
 
 	raw_entry(r, i, &off, &type, &symi, &addend);
-	size = dwrel_type_size(r->machine, type);
+	size = lineloc_rel_type_size(r->machine, type);
 	if (size <= 0)
 		return 1;
 	sym_at(r, symi, &shndx, &value);
@@ -235,8 +237,8 @@ int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v)
 }
 
 /**
- * dwrel_find() - the relocated value of the field at an offset
- * @r: the section, checked by dwrel_check()
+ * lineloc_rel_find() - the relocated value of the field at an offset
+ * @r: the section, checked by lineloc_rel_check()
  * @offset: offset of the field in the target section
  * @v: the field and its value
  *
@@ -244,7 +246,8 @@ int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v)
  *
  * Return: 0, or 1 if no relocation applies at @offset.
  */
-int dwrel_find(const struct dwrel *r, u64 offset, struct dwrel_value *v)
+int lineloc_rel_find(const struct lineloc_rel *r, u64 offset,
+		     struct lineloc_rel_value *v)
 {
 	u64 lo = 0, hi = r->count, off, symi, addend;
 	u32 type;
@@ -262,26 +265,26 @@ int dwrel_find(const struct dwrel *r, u64 offset, struct dwrel_value *v)
 		raw_entry(r, lo, &off, &type, &symi, &addend);
 		if (off != offset)
 			return 1;
-		if (!dwrel_entry(r, lo, v))
+		if (!lineloc_rel_entry(r, lo, v))
 			return 0;
 	}
 	return 1;
 }
 
-const char *dwrel_strerror(int err)
+const char *lineloc_rel_strerror(int err)
 {
-	static const char *const msg[DWREL_E_MAX] = {
-		[DWREL_E_SHAPE] = "size is not a multiple of the entry size",
-		[DWREL_E_TYPE] = "relocation type not taken in a debug section",
-		[DWREL_E_OFFSET] = "relocation outside the section",
-		[DWREL_E_SYMBOL] = "symbol index past the symbol table",
-		[DWREL_E_SYMSEC] = "symbol not defined in a section",
-		[DWREL_E_ORDER] = "relocations not in order of offset",
-		[DWREL_E_MACHINE] = "machine not supported",
+	static const char *const msg[LINELOC_REL_E_MAX] = {
+		[LINELOC_REL_E_SHAPE] = "size is not a multiple of the entry size",
+		[LINELOC_REL_E_TYPE] = "relocation type not taken in a debug section",
+		[LINELOC_REL_E_OFFSET] = "relocation outside the section",
+		[LINELOC_REL_E_SYMBOL] = "symbol index past the symbol table",
+		[LINELOC_REL_E_SYMSEC] = "symbol not defined in a section",
+		[LINELOC_REL_E_ORDER] = "relocations not in order of offset",
+		[LINELOC_REL_E_MACHINE] = "machine not supported",
 	};
 
 	if (err < 0)
 		err = -err;
-	return err > 0 && err < DWREL_E_MAX && msg[err] ? msg[err] :
+	return err > 0 && err < LINELOC_REL_E_MAX && msg[err] ? msg[err] :
 	       "unknown error";
 }

@@ -19,10 +19,10 @@
 
 #include "ktypes.h"
 
-#define DWREL_EM_386		3
-#define DWREL_EM_ARM		40
-#define DWREL_EM_X86_64		62
-#define DWREL_EM_AARCH64	183
+#define LINELOC_EM_386		3
+#define LINELOC_EM_ARM		40
+#define LINELOC_EM_X86_64		62
+#define LINELOC_EM_AARCH64	183
 
 /*
  * The relocation types the resolver takes, by the names of each arch's
@@ -30,32 +30,32 @@
  * not always): the absolute data relocations of debug sections, and each
  * machine's NONE.
  */
-#define DWREL_R_X86_64_NONE	0
-#define DWREL_R_X86_64_64	1
-#define DWREL_R_X86_64_32	10
-#define DWREL_R_X86_64_32S	11
-#define DWREL_R_386_NONE	0
-#define DWREL_R_386_32		1
-#define DWREL_R_ARM_NONE	0
-#define DWREL_R_ARM_ABS32	2
-#define DWREL_R_AARCH64_NONE	0
-#define DWREL_R_AARCH64_NONE_OLD 256	/* binutils' R_AARCH64_NONE until 2.26 */
-#define DWREL_R_AARCH64_ABS64	257
-#define DWREL_R_AARCH64_ABS32	258
+#define LINELOC_R_X86_64_NONE	0
+#define LINELOC_R_X86_64_64	1
+#define LINELOC_R_X86_64_32	10
+#define LINELOC_R_X86_64_32S	11
+#define LINELOC_R_386_NONE	0
+#define LINELOC_R_386_32		1
+#define LINELOC_R_ARM_NONE	0
+#define LINELOC_R_ARM_ABS32	2
+#define LINELOC_R_AARCH64_NONE	0
+#define LINELOC_R_AARCH64_NONE_OLD 256	/* binutils' R_AARCH64_NONE until 2.26 */
+#define LINELOC_R_AARCH64_ABS64	257
+#define LINELOC_R_AARCH64_ABS32	258
 
 enum {
-	DWREL_E_SHAPE = 1,	/* section size not a multiple of the entry */
-	DWREL_E_TYPE,		/* a type the resolver does not take (err_val) */
-	DWREL_E_OFFSET,		/* a field outside the section (err_val) */
-	DWREL_E_SYMBOL,		/* symbol index past the table (err_val) */
-	DWREL_E_SYMSEC,		/* symbol not in a section (err_val: shndx) */
-	DWREL_E_ORDER,		/* offsets not increasing (err_val) */
-	DWREL_E_MACHINE,	/* a machine the resolver does not know */
-	DWREL_E_MAX
+	LINELOC_REL_E_SHAPE = 1,	/* section size not a multiple of the entry */
+	LINELOC_REL_E_TYPE,		/* a type the resolver does not take (err_val) */
+	LINELOC_REL_E_OFFSET,		/* a field outside the section (err_val) */
+	LINELOC_REL_E_SYMBOL,		/* symbol index past the table (err_val) */
+	LINELOC_REL_E_SYMSEC,		/* symbol not in a section (err_val: shndx) */
+	LINELOC_REL_E_ORDER,		/* offsets not increasing (err_val) */
+	LINELOC_REL_E_MACHINE,	/* a machine the resolver does not know */
+	LINELOC_REL_E_MAX
 };
 
 /**
- * struct dwrel - one relocation section and what it refers to
+ * struct lineloc_rel - one relocation section and what it refers to
  * @machine: e_machine
  * @is64: ELFCLASS64
  * @big_endian: ELFDATA2MSB
@@ -70,11 +70,11 @@ enum {
  *	added each section's address to its symbols); NULL: st_value is
  *	section-relative already, as in a relocatable file
  * @bias_arg: passed to @bias
- * @count: entries (set by dwrel_check())
+ * @count: entries (set by lineloc_rel_check())
  * @err_off: on error, the offset of the bad entry in the section
  * @err_val: on error, the offending value
  */
-struct dwrel {
+struct lineloc_rel {
 	u16 machine;
 	bool is64;
 	bool big_endian;
@@ -94,17 +94,19 @@ struct dwrel {
 };
 
 /* A resolved field: its value is @value bytes into section @shndx. */
-struct dwrel_value {
+struct lineloc_rel_value {
 	u64 offset;		/* of the field in the target section */
 	u32 size;		/* of the field: 4 or 8 */
 	u32 shndx;		/* the symbol's section */
 	u64 value;		/* section-relative: symbol + addend */
 };
 
-int dwrel_type_size(u16 machine, u32 type);
-int dwrel_check(struct dwrel *r);
-int dwrel_entry(const struct dwrel *r, u64 i, struct dwrel_value *v);
-int dwrel_find(const struct dwrel *r, u64 offset, struct dwrel_value *v);
-const char *dwrel_strerror(int err);
+int lineloc_rel_type_size(u16 machine, u32 type);
+int lineloc_rel_check(struct lineloc_rel *r);
+int lineloc_rel_entry(const struct lineloc_rel *r, u64 i,
+		      struct lineloc_rel_value *v);
+int lineloc_rel_find(const struct lineloc_rel *r, u64 offset,
+		     struct lineloc_rel_value *v);
+const char *lineloc_rel_strerror(int err);
 
 #endif /* DWARF_RELOC_H */

@@ -7,8 +7,8 @@
  * keep the three in step.  Eight little-endian 32-bit words, then the
  * table (linetab.h), at a multiple of 8 bytes from the start:
  *
- *   word 0  KLINES_MAGIC
- *   word 1  KLINES_VERSION
+ *   word 0  LINELOC_K_MAGIC
+ *   word 1  LINELOC_K_VERSION
  *   word 2  offset of the table
  *   word 3  its size in bytes
  *   word 4  0 (version 1: offset of a table of the init text)
@@ -24,14 +24,14 @@
 #ifndef KERNEL_LINES_H
 #define KERNEL_LINES_H
 
-#define KLINES_MAGIC	0x544b4c4cU	/* "LLKT" */
-#define KLINES_VERSION	2
-#define KLINES_HDR_SIZE	32
-#define KLINES_MAGIC_W	0
-#define KLINES_VERSION_W	1
-#define KLINES_TEXT_W	2
-#define KLINES_INIT_W	4
-#define KLINES_ROWS_W	6
-#define KLINES_BIAS_W	7
+#define LINELOC_K_MAGIC	0x544b4c4cU	/* "LLKT" */
+#define LINELOC_K_VERSION	2
+#define LINELOC_K_HDR_SIZE	32
+#define LINELOC_K_MAGIC_W	0
+#define LINELOC_K_VERSION_W	1
+#define LINELOC_K_TEXT_W	2
+#define LINELOC_K_INIT_W	4
+#define LINELOC_K_ROWS_W	6
+#define LINELOC_K_BIAS_W	7
 
 #endif /* KERNEL_LINES_H */

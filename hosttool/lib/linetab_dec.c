@@ -42,7 +42,7 @@ static inline u64 lt_get_be64(const u8 *p)
 /* The header and its sections, checked against the table's size. */
 struct lt_tab {
 	const u8 *t;
-	const u8 *lut;		/* LINETAB_NCTX decode tables */
+	const u8 *lut;		/* LINELOC_NCTX decode tables */
 	u32 size, entries, block_rows, nblocks, lut_bits;
 	u32 long_off, nsuper, super_off, index_off, data_off, data_size;
 	u32 nfiles, ndirs, files_off, dirs_off, str_off, str_size;
@@ -60,53 +60,53 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	const u8 *t = tab;
 	u32 v, lut_off;
 
-	if (!tab || size < LINETAB_HDR_SIZE ||
-	    lt_get32(t) != LINETAB_MAGIC)
-		return -LINETAB_E_HEADER;
+	if (!tab || size < LINELOC_HDR_SIZE ||
+	    lt_get32(t) != LINELOC_MAGIC)
+		return -LINELOC_E_HEADER;
 	h->t = t;
-	h->size = lt_get32(t + 4 * LINETAB_H_SIZE);
-	h->entries = lt_get32(t + 4 * LINETAB_H_ENTRIES);
-	h->block_rows = lt_get32(t + 4 * LINETAB_H_BLOCK_ROWS);
-	h->nblocks = lt_get32(t + 4 * LINETAB_H_NBLOCKS);
-	v = lt_get32(t + 4 * LINETAB_H_CODES);
+	h->size = lt_get32(t + 4 * LINELOC_H_SIZE);
+	h->entries = lt_get32(t + 4 * LINELOC_H_ENTRIES);
+	h->block_rows = lt_get32(t + 4 * LINELOC_H_BLOCK_ROWS);
+	h->nblocks = lt_get32(t + 4 * LINELOC_H_NBLOCKS);
+	v = lt_get32(t + 4 * LINELOC_H_CODES);
 	h->lut_bits = v >> 16;
-	lut_off = lt_get32(t + 4 * LINETAB_H_LUT_OFF);
-	h->long_off = lt_get32(t + 4 * LINETAB_H_LONG_OFF);
-	h->nsuper = lt_get32(t + 4 * LINETAB_H_NSUPER);
-	h->super_off = lt_get32(t + 4 * LINETAB_H_SUPER_OFF);
-	h->index_off = lt_get32(t + 4 * LINETAB_H_INDEX_OFF);
-	h->data_off = lt_get32(t + 4 * LINETAB_H_DATA_OFF);
-	h->data_size = lt_get32(t + 4 * LINETAB_H_DATA_SIZE);
-	h->nfiles = lt_get32(t + 4 * LINETAB_H_NFILES);
-	h->ndirs = lt_get32(t + 4 * LINETAB_H_NDIRS);
-	h->files_off = lt_get32(t + 4 * LINETAB_H_FILES_OFF);
-	h->dirs_off = lt_get32(t + 4 * LINETAB_H_DIRS_OFF);
-	h->str_off = lt_get32(t + 4 * LINETAB_H_STR_OFF);
-	h->str_size = lt_get32(t + 4 * LINETAB_H_STR_SIZE);
-	h->ndict = lt_get32(t + 4 * LINETAB_H_NDICT);
-	h->dict_off = lt_get32(t + 4 * LINETAB_H_DICT_OFF);
-	if (h->size < LINETAB_HDR_SIZE || h->size > size ||
-	    (v & 0xffff) != LINETAB_NCTX || h->lut_bits < 1 ||
-	    h->lut_bits > LINETAB_MAX_LEN)
-		return -LINETAB_E_HEADER;
+	lut_off = lt_get32(t + 4 * LINELOC_H_LUT_OFF);
+	h->long_off = lt_get32(t + 4 * LINELOC_H_LONG_OFF);
+	h->nsuper = lt_get32(t + 4 * LINELOC_H_NSUPER);
+	h->super_off = lt_get32(t + 4 * LINELOC_H_SUPER_OFF);
+	h->index_off = lt_get32(t + 4 * LINELOC_H_INDEX_OFF);
+	h->data_off = lt_get32(t + 4 * LINELOC_H_DATA_OFF);
+	h->data_size = lt_get32(t + 4 * LINELOC_H_DATA_SIZE);
+	h->nfiles = lt_get32(t + 4 * LINELOC_H_NFILES);
+	h->ndirs = lt_get32(t + 4 * LINELOC_H_NDIRS);
+	h->files_off = lt_get32(t + 4 * LINELOC_H_FILES_OFF);
+	h->dirs_off = lt_get32(t + 4 * LINELOC_H_DIRS_OFF);
+	h->str_off = lt_get32(t + 4 * LINELOC_H_STR_OFF);
+	h->str_size = lt_get32(t + 4 * LINELOC_H_STR_SIZE);
+	h->ndict = lt_get32(t + 4 * LINELOC_H_NDICT);
+	h->dict_off = lt_get32(t + 4 * LINELOC_H_DICT_OFF);
+	if (h->size < LINELOC_HDR_SIZE || h->size > size ||
+	    (v & 0xffff) != LINELOC_NCTX || h->lut_bits < 1 ||
+	    h->lut_bits > LINELOC_MAX_LEN)
+		return -LINELOC_E_HEADER;
 	/* nblocks = entries / block_rows, rounded up: without a division */
-	if (!h->block_rows || h->block_rows > LINETAB_MAX_BLOCK ||
+	if (!h->block_rows || h->block_rows > LINELOC_MAX_BLOCK ||
 	    (u64)h->nblocks * h->block_rows < h->entries ||
 	    (h->nblocks && (u64)(h->nblocks - 1) * h->block_rows >= h->entries))
-		return -LINETAB_E_HEADER;
-	if (!lt_fits(h->size, lut_off, (u64)LINETAB_NCTX << h->lut_bits, 2) ||
-	    !lt_fits(h->size, h->long_off, LINETAB_NCTX, 4) ||
+		return -LINELOC_E_HEADER;
+	if (!lt_fits(h->size, lut_off, (u64)LINELOC_NCTX << h->lut_bits, 2) ||
+	    !lt_fits(h->size, h->long_off, LINELOC_NCTX, 4) ||
 	    h->nsuper > h->nblocks ||
 	    !lt_fits(h->size, h->super_off, h->nsuper, 12) ||
 	    !lt_fits(h->size, h->index_off, h->nblocks, 4) ||
 	    !lt_fits(h->size, h->data_off, h->data_size, 1) ||
 	    !lt_fits(h->size, h->files_off,
-		     ((u64)h->nfiles + LINETAB_FILE_GROUP - 1) /
-		     LINETAB_FILE_GROUP * 4 + 3 * (u64)h->nfiles, 1) ||
+		     ((u64)h->nfiles + LINELOC_FILE_GROUP - 1) /
+		     LINELOC_FILE_GROUP * 4 + 3 * (u64)h->nfiles, 1) ||
 	    !lt_fits(h->size, h->dict_off, h->ndict, 4) ||
 	    !lt_fits(h->size, h->dirs_off, (u64)h->ndirs + 1, 4) ||
 	    !lt_fits(h->size, h->str_off, h->str_size, 1))
-		return -LINETAB_E_HEADER;
+		return -LINELOC_E_HEADER;
 	h->lut = t + lut_off;
 	return 0;
 }
@@ -123,31 +123,31 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 /*
  * A code longer than the decode table: the canonical walk, from the
  * state its record keeps for the lengths the decode table covers (so at
- * most LINETAB_MAX_LEN - lut_bits steps: 4 with 8-bit decode tables).
+ * most LINELOC_MAX_LEN - lut_bits steps: 4 with 8-bit decode tables).
  */
 static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 {
-	u32 peek = w >> (64 - LINETAB_MAX_LEN), len, code, count, n;
+	u32 peek = w >> (64 - LINELOC_MAX_LEN), len, code, count, n;
 	u32 pos = lt_get32(h->t + h->long_off + 4 * ctx);
 	u32 first, index;
 	const u8 *cnt;
 
-	if (!lt_fits(h->size, pos, LINETAB_LONG_HDR, 1))
+	if (!lt_fits(h->size, pos, LINELOC_LONG_HDR, 1))
 		return LT_BAD;
 	n = h->t[pos];
 	cnt = h->t + pos + 1;
-	if (!lt_fits(h->size, pos + LINETAB_LONG_HDR, n, 1))
+	if (!lt_fits(h->size, pos + LINELOC_LONG_HDR, n, 1))
 		return LT_BAD;
-	first = lt_get16(cnt + LINETAB_MAX_LEN);
-	index = cnt[LINETAB_MAX_LEN + 2];
-	for (len = h->lut_bits + 1; len <= LINETAB_MAX_LEN; len++) {
-		code = peek >> (LINETAB_MAX_LEN - len);
+	first = lt_get16(cnt + LINELOC_MAX_LEN);
+	index = cnt[LINELOC_MAX_LEN + 2];
+	for (len = h->lut_bits + 1; len <= LINELOC_MAX_LEN; len++) {
+		code = peek >> (LINELOC_MAX_LEN - len);
 		count = cnt[len - 1];
 		if (code - first < count) {
 			index += code - first;
 			if (index >= n)
 				break;
-			return h->t[pos + LINETAB_LONG_HDR + index] << 4 | len;
+			return h->t[pos + LINELOC_LONG_HDR + index] << 4 | len;
 		}
 		index += count;
 		first = (first + count) << 1;
@@ -190,7 +190,7 @@ static __always_inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1..32 */
 	return v;
 }
 
-/* One symbol of context @ctx; the window must hold LINETAB_MAX_LEN bits. */
+/* One symbol of context @ctx; the window must hold LINELOC_MAX_LEN bits. */
 static __always_inline u32 lt_sym(struct lt_bits *b, const struct lt_tab *h,
 				  u32 ctx)
 {
@@ -200,7 +200,7 @@ static __always_inline u32 lt_sym(struct lt_bits *b, const struct lt_tab *h,
 	if (unlikely(e == LT_LONG)) {
 		e = lt_long(h, ctx, b->w);
 		if (e == LT_BAD) {
-			b->err = -LINETAB_E_CODE;
+			b->err = -LINELOC_E_CODE;
 			return 0;
 		}
 	}
@@ -217,7 +217,7 @@ static __always_inline u32 lt_extra(struct lt_bits *b, u32 s, u32 k)
 	s -= 1U << k;
 	nb = k + s / 2;		/* bit length - 1 of the value */
 	if (unlikely(nb > 31)) {
-		b->err = -LINETAB_E_DATA;
+		b->err = -LINELOC_E_DATA;
 		return 0;
 	}
 	return (2 | (s & 1)) << (nb - 1) | lt_take(b, nb - 1);
@@ -232,7 +232,7 @@ static __always_inline u32 lt_num(struct lt_bits *b, const struct lt_tab *h,
 {
 	u32 s;
 
-	if (unlikely(b->n < LINETAB_MAX_LEN))
+	if (unlikely(b->n < LINELOC_MAX_LEN))
 		lt_refill(b);
 	s = lt_sym(b, h, ctx);
 	if (likely(s < (1U << k)))
@@ -247,7 +247,7 @@ struct lt_mtf {
 };
 
 #define LT_MTF_ORDER	0xfedcba9876543210ULL	/* position p holds slot p */
-_Static_assert(LINETAB_MTF == 16, "the MTF order is 16 positions of 4 bits");
+_Static_assert(LINELOC_MTF == 16, "the MTF order is 16 positions of 4 bits");
 
 /*
  * Decode block @blk, bytes @start..@stop of the data, from its first row
@@ -266,7 +266,7 @@ _Static_assert(LINETAB_MTF == 16, "the MTF order is 16 positions of 4 bits");
 static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 		    u32 off, u32 *file, u32 *line, bool *end, u32 *at)
 {
-	struct lt_mtf mtf[LINETAB_MTF], m;
+	struct lt_mtf mtf[LINELOC_MTF], m;
 	u64 order = LT_MTF_ORDER, low;
 	u32 rows, k, r, j, zz, slot, n = 0, cls = LT_C_START;
 	u32 cur = 0, prv = 0, pfile, pline, next;
@@ -289,7 +289,7 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 		pline = aline;
 		pend = aend;
 		lt_refill(&b);
-		r = lt_sym(&b, h, LINETAB_CTX_ROW + cls);
+		r = lt_sym(&b, h, LINELOC_CTX_ROW + cls);
 		if (likely(r >= LT_RS_LINE)) {		/* same file, a line */
 			if (unlikely(!n))
 				goto bad;
@@ -325,12 +325,12 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			mtf[slot].prev = prv;
 			if (r == LT_RS_NEW || r == LT_RS_DICT) {
 				if (r == LT_RS_NEW) {
-					m.file = lt_num(&b, h, LINETAB_CTX_FILE_IDX,
+					m.file = lt_num(&b, h, LINELOC_CTX_FILE_IDX,
 							LT_IDX_K);
-					m.line = lt_num(&b, h, LINETAB_CTX_LINE_ABS,
+					m.line = lt_num(&b, h, LINELOC_CTX_LINE_ABS,
 							LT_ABS_K);
 				} else {
-					j = lt_num(&b, h, LINETAB_CTX_DICT,
+					j = lt_num(&b, h, LINELOC_CTX_DICT,
 						   LT_DICT_K);
 					if (j >= h->ndict)
 						goto bad;
@@ -340,7 +340,7 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 				if (m.file >= h->nfiles)
 					goto bad;
 				m.prev = 0;
-				j = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
+				j = n < LINELOC_MTF ? n++ : LINELOC_MTF - 1;
 				aline = m.line;
 				cls = m.line ? LT_C_NEW : LT_C_ZERO;
 			} else {
@@ -348,7 +348,7 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 				if (j >= n)
 					goto bad;
 				m = mtf[(order >> 4 * j) & 15];
-				zz = lt_num(&b, h, LINETAB_CTX_LINE_MTF + (j > 1),
+				zz = lt_num(&b, h, LINELOC_CTX_LINE_MTF + (j > 1),
 					    LT_LINE_K);
 				if (!zz) {
 					aline = 0;
@@ -379,7 +379,7 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			aend = false;
 		}
 		if (k) {
-			next = *at + lt_num(&b, h, LINETAB_CTX_ADDR + cls,
+			next = *at + lt_num(&b, h, LINELOC_CTX_ADDR + cls,
 					    LT_ADDR_K) + 1;
 			if (next <= *at || next > off) {
 				afile = pfile;	/* this row starts above @off */
@@ -396,59 +396,59 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 		return b.err;
 	if (8 * ((u64)(b.p - (h->t + h->data_off + start)) + b.over) - b.n >
 	    8 * (u64)(stop - start))
-		return -LINETAB_E_DATA;	/* read past the block */
+		return -LINELOC_E_DATA;	/* read past the block */
 	*file = afile;
 	*line = aline;
 	*end = aend;
 	return 0;
 bad:
-	return -LINETAB_E_DATA;
+	return -LINELOC_E_DATA;
 }
 
 /*
  * The path of @file into @loc.  A file's name starts where the names of
- * the files before it in its group of LINETAB_FILE_GROUP end.
+ * the files before it in its group of LINELOC_FILE_GROUP end.
  */
-static int lt_path(const struct lt_tab *h, u32 file, struct linetab_loc *loc)
+static int lt_path(const struct lt_tab *h, u32 file, struct lineloc_loc *loc)
 {
 	const u8 *fs = h->t + h->files_off, *dirs = h->t + h->dirs_off;
-	u32 ngroups = h->nfiles / LINETAB_FILE_GROUP +
-		      !!(h->nfiles % LINETAB_FILE_GROUP);
+	u32 ngroups = h->nfiles / LINELOC_FILE_GROUP +
+		      !!(h->nfiles % LINELOC_FILE_GROUP);
 	const u8 *len = fs + 4 * ngroups, *dir = len + h->nfiles;
 	u32 i, a, b, d;
 	u64 at;
 
 	if (file >= h->nfiles)
-		return -LINETAB_E_HEADER;
-	at = lt_get32(fs + 4 * (file / LINETAB_FILE_GROUP));
-	for (i = file - file % LINETAB_FILE_GROUP; i < file; i++)
+		return -LINELOC_E_HEADER;
+	at = lt_get32(fs + 4 * (file / LINELOC_FILE_GROUP));
+	for (i = file - file % LINELOC_FILE_GROUP; i < file; i++)
 		at += len[i];
 	d = lt_get16(dir + 2 * file);
 	if (at + len[file] > h->str_size || d >= h->ndirs)
-		return -LINETAB_E_HEADER;
+		return -LINELOC_E_HEADER;
 	loc->file = file;
 	loc->name = (const char *)h->t + h->str_off + at;
 	loc->name_len = len[file];
 	a = lt_get32(dirs + 4 * d);
 	b = lt_get32(dirs + 4 * (d + 1));
 	if (a > b || b > h->str_size)
-		return -LINETAB_E_HEADER;
+		return -LINELOC_E_HEADER;
 	loc->dir = (const char *)h->t + h->str_off + a;
 	loc->dir_len = b - a;
 	return 0;
 }
 
 /**
- * linetab_path() - the path of a file of a line table
+ * lineloc_path() - the path of a file of a line table
  * @tab: the table
  * @size: bytes at @tab
  * @file: index of the path
  * @loc: where to put @dir, @dir_len, @name, @name_len and @file
  *
- * Return: 0, or -LINETAB_E_HEADER if the table or the index is bad.
+ * Return: 0, or -LINELOC_E_HEADER if the table or the index is bad.
  */
-int linetab_path(const void *tab, size_t size, u32 file,
-		 struct linetab_loc *loc)
+int lineloc_path(const void *tab, size_t size, u32 file,
+		 struct lineloc_loc *loc)
 {
 	struct lt_tab h;
 	int ret;
@@ -460,7 +460,7 @@ int linetab_path(const void *tab, size_t size, u32 file,
 }
 
 /**
- * linetab_lookup() - the source location of an offset
+ * lineloc_lookup() - the source location of an offset
  * @tab: the table
  * @size: bytes at @tab
  * @off: offset from the table's base
@@ -470,11 +470,11 @@ int linetab_path(const void *tab, size_t size, u32 file,
  * the first row, and in a gap after the end of a sequence, have none.
  * A row without a line answers with @loc->line 0.
  *
- * Return: 0, LINETAB_UNKNOWN when the table has no location for @off, or
- * a negative LINETAB_E_* code when the table is damaged.
+ * Return: 0, LINELOC_UNKNOWN when the table has no location for @off, or
+ * a negative LINELOC_E_* code when the table is damaged.
  */
-int linetab_lookup(const void *tab, size_t size, u32 off,
-		   struct linetab_loc *loc)
+int lineloc_lookup(const void *tab, size_t size, u32 off,
+		   struct lineloc_loc *loc)
 {
 	u32 lo, hi, n, half, s, base, pos, file = 0, line = 0, at, start, stop;
 	const u8 *sb, *ix;
@@ -486,11 +486,11 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 	if (ret)
 		return ret;
 	if (!h.nsuper)
-		return LINETAB_UNKNOWN;
+		return LINELOC_UNKNOWN;
 	sb = h.t + h.super_off;
 	ix = h.t + h.index_off;
 	if (lt_get32(sb) > off)
-		return LINETAB_UNKNOWN;
+		return LINELOC_UNKNOWN;
 	/* the last superblock, then block, whose first row is at or below */
 	lo = 0;
 	n = h.nsuper;
@@ -505,14 +505,14 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 	lo = lt_get32(sb + 12 * s + 8);
 	hi = s + 1 < h.nsuper ? lt_get32(sb + 12 * (s + 1) + 8) : h.nblocks;
 	if (lo >= hi || hi > h.nblocks)
-		return -LINETAB_E_DATA;
+		return -LINELOC_E_DATA;
 	for (n = hi - lo; n > 1; n -= half) {
 		half = n / 2;
 		lo = base + lt_get16(ix + 4 * (lo + half)) <= off ? lo + half : lo;
 	}
 	at = base + lt_get16(ix + 4 * lo);
 	if (at > off)
-		return -LINETAB_E_DATA;	/* an index out of order */
+		return -LINELOC_E_DATA;	/* an index out of order */
 	start = pos + lt_get16(ix + 4 * lo + 2);
 	if (lo + 1 == h.nblocks)
 		stop = h.data_size;
@@ -521,12 +521,12 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 	else
 		stop = pos + lt_get16(ix + 4 * (lo + 1) + 2);
 	if (start > stop || stop > h.data_size)
-		return -LINETAB_E_DATA;
+		return -LINELOC_E_DATA;
 	ret = lt_block(&h, lo, start, stop, off, &file, &line, &end, &at);
 	if (ret)
 		return ret;
 	if (end)
-		return LINETAB_UNKNOWN;
+		return LINELOC_UNKNOWN;
 	ret = lt_path(&h, file, loc);
 	if (ret)
 		return ret;
@@ -536,7 +536,7 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
 }
 
 /**
- * linetab_check_header() - validate a line table once, before use
+ * lineloc_check_header() - validate a line table once, before use
  * @tab: the table
  * @size: bytes at @tab
  *
@@ -545,11 +545,11 @@ int linetab_lookup(const void *tab, size_t size, u32 off,
  * inside the table) and the path arrays.  Lookups check what they read
  * anyway; this is for reporting a bad table early.
  *
- * Return: 0, or a negative LINETAB_E_* code.
+ * Return: 0, or a negative LINELOC_E_* code.
  */
-int linetab_check_header(const void *tab, size_t size)
+int lineloc_check_header(const void *tab, size_t size)
 {
-	struct linetab_loc loc;
+	struct lineloc_loc loc;
 	struct lt_tab h;
 	u32 i, j, len, total, first, prev = 0, cur, e, pos, n;
 	const u8 *cnt;
@@ -559,47 +559,47 @@ int linetab_check_header(const void *tab, size_t size)
 	ret = lt_parse(&h, tab, size);
 	if (ret)
 		return ret;
-	for (i = 0; i < LINETAB_NCTX; i++) {
+	for (i = 0; i < LINELOC_NCTX; i++) {
 		pos = lt_get32(h.t + h.long_off + 4 * i);
-		if (!lt_fits(h.size, pos, LINETAB_LONG_HDR, 1))
-			return -LINETAB_E_CODE;
+		if (!lt_fits(h.size, pos, LINELOC_LONG_HDR, 1))
+			return -LINELOC_E_CODE;
 		n = h.t[pos];
 		cnt = h.t + pos + 1;
-		if (!lt_fits(h.size, pos + LINETAB_LONG_HDR, n, 1))
-			return -LINETAB_E_CODE;
+		if (!lt_fits(h.size, pos + LINELOC_LONG_HDR, n, 1))
+			return -LINELOC_E_CODE;
 		total = 0;
 		kraft = 0;
 		first = 0;
-		for (len = 1; len <= LINETAB_MAX_LEN; len++) {
+		for (len = 1; len <= LINELOC_MAX_LEN; len++) {
 			if (len == h.lut_bits + 1 &&
-			    (first != lt_get16(cnt + LINETAB_MAX_LEN) ||
-			     total != cnt[LINETAB_MAX_LEN + 2]))
-				return -LINETAB_E_CODE;	/* the walk's state */
+			    (first != lt_get16(cnt + LINELOC_MAX_LEN) ||
+			     total != cnt[LINELOC_MAX_LEN + 2]))
+				return -LINELOC_E_CODE;	/* the walk's state */
 			total += cnt[len - 1];
 			first = (first + cnt[len - 1]) << 1;
-			kraft += (u64)cnt[len - 1] << (LINETAB_MAX_LEN - len);
+			kraft += (u64)cnt[len - 1] << (LINELOC_MAX_LEN - len);
 		}
-		if (total > n || (total > 1 && kraft != 1ULL << LINETAB_MAX_LEN))
-			return -LINETAB_E_CODE;
+		if (total > n || (total > 1 && kraft != 1ULL << LINELOC_MAX_LEN))
+			return -LINELOC_E_CODE;
 		for (j = 0; j < 1U << h.lut_bits; j++) {
 			e = lt_get16(h.lut + 2 * ((i << h.lut_bits) + j));
 			if (e != LT_LONG && (e & 15) > h.lut_bits)
-				return -LINETAB_E_CODE;
+				return -LINELOC_E_CODE;
 		}
 	}
 	if (h.nblocks && !h.nsuper)
-		return -LINETAB_E_DATA;
+		return -LINELOC_E_DATA;
 	for (i = 0; i < h.nsuper; i++) {
 		const u8 *e = h.t + h.super_off + 12 * i;
 
 		cur = lt_get32(e + 8);
 		if (!i && cur)
-			return -LINETAB_E_DATA;
+			return -LINELOC_E_DATA;
 		if (i && (cur <= prev || lt_get32(e) <= lt_get32(e - 12) ||
 			  lt_get32(e + 4) < lt_get32(e - 8)))
-			return -LINETAB_E_DATA;
+			return -LINELOC_E_DATA;
 		if (cur >= h.nblocks || lt_get32(e + 4) > h.data_size)
-			return -LINETAB_E_DATA;
+			return -LINELOC_E_DATA;
 		prev = cur;
 	}
 	for (i = 0; i < h.nfiles; i++) {

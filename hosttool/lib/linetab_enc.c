@@ -32,7 +32,7 @@ static void lt_libc_free(void *arg, void *ptr)
 	free(ptr);
 }
 
-const struct linetab_alloc linetab_libc_alloc = {
+const struct lineloc_alloc lineloc_libc_alloc = {
 	lt_libc_alloc, lt_libc_free, NULL
 };
 #endif
@@ -47,12 +47,12 @@ struct sym {
 };
 
 struct enc {
-	const struct linetab_alloc *mem;
+	const struct lineloc_alloc *mem;
 	struct sym *syms;
 	size_t nsyms, cap;
-	u32 cnt[LINETAB_NCTX][LINETAB_MAX_SYMS];
-	u8 len[LINETAB_NCTX][LINETAB_MAX_SYMS];
-	u32 code[LINETAB_NCTX][LINETAB_MAX_SYMS];
+	u32 cnt[LINELOC_NCTX][LINELOC_MAX_SYMS];
+	u8 len[LINELOC_NCTX][LINELOC_MAX_SYMS];
+	u32 code[LINELOC_NCTX][LINELOC_MAX_SYMS];
 	u32 *newcnt;		/* per file: blocks it is new in */
 	bool count_only;
 	/* pass 1: the (file, line) of each file new in a block */
@@ -62,21 +62,21 @@ struct enc {
 	u32 *dfile, *dline, *didx;
 	u32 ndict;
 	/* make_code()'s work space: too big for a kernel stack */
-	u64 hw[2 * LINETAB_MAX_SYMS];
-	int hparent[2 * LINETAB_MAX_SYMS];
-	bool hlive[2 * LINETAB_MAX_SYMS];
-	u32 hcnt[LINETAB_MAX_SYMS];
+	u64 hw[2 * LINELOC_MAX_SYMS];
+	int hparent[2 * LINELOC_MAX_SYMS];
+	bool hlive[2 * LINELOC_MAX_SYMS];
+	u32 hcnt[LINELOC_MAX_SYMS];
 };
 
 #define LT_RAW		0xff	/* symbol "context" of raw bits */
 #define LT_LONG		0xffffU
 
-static void *lt_alloc(const struct linetab_alloc *m, size_t n)
+static void *lt_alloc(const struct lineloc_alloc *m, size_t n)
 {
 	return m->alloc(m->arg, n ? n : 1);
 }
 
-static void lt_free(const struct linetab_alloc *m, void *p)
+static void lt_free(const struct lineloc_alloc *m, void *p)
 {
 	if (p)
 		m->free(m->arg, p);
@@ -176,7 +176,7 @@ static int emit(struct enc *e, u32 ctx, u32 nbits, u32 val)
 	if (e->nsyms == e->cap) {
 		n = lt_alloc(e->mem, 2 * e->cap * sizeof(*n));
 		if (!n)
-			return -LINETAB_ENC_NOMEM;
+			return -LINELOC_ENC_NOMEM;
 		for (i = 0; i < e->nsyms; i++)
 			n[i] = e->syms[i];
 		lt_free(e->mem, e->syms);
@@ -230,7 +230,7 @@ static long dict_find(const struct enc *e, u32 file, u32 line)
 /* The model, as linetab_dec.c runs it, over one block. */
 static int model_block(struct enc *e, const struct ent *en, u32 rows)
 {
-	struct lt_mtf mtf[LINETAB_MTF], m;
+	struct lt_mtf mtf[LINELOC_MTF], m;
 	u32 k, j, i, zz, n = 0, cls = LT_C_START, prev;
 	long d;
 	int ret = 0;
@@ -238,7 +238,7 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 	for (k = 0; k < rows && !ret; k++) {
 		prev = cls;
 		if (en[k].end) {
-			ret = emit(e, LINETAB_CTX_ROW + prev, 0, LT_RS_END);
+			ret = emit(e, LINELOC_CTX_ROW + prev, 0, LT_RS_END);
 			cls = LT_C_END;
 			goto addr;
 		}
@@ -247,14 +247,14 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 				break;
 		if (j == 0 && n) {		/* the same file */
 			if (!en[k].line) {
-				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+				ret = emit(e, LINELOC_CTX_ROW + prev, 0,
 					   LT_RS_ZERO);
 				cls = LT_C_ZERO;
 				goto addr;
 			}
 			if (en[k].line == mtf[0].prev &&
 			    en[k].line != mtf[0].line) {
-				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+				ret = emit(e, LINELOC_CTX_ROW + prev, 0,
 					   LT_RS_BACK);
 				mtf[0].prev = mtf[0].line;
 				mtf[0].line = en[k].line;
@@ -262,7 +262,7 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 				goto addr;
 			}
 			zz = lt_zigzag(en[k].line, mtf[0].line);
-			ret = emit_num(e, LINETAB_CTX_ROW + prev, LT_RS_LINE,
+			ret = emit_num(e, LINELOC_CTX_ROW + prev, LT_RS_LINE,
 				       zz, LT_LINE_K);
 			mtf[0].prev = mtf[0].line;
 			mtf[0].line = en[k].line;
@@ -279,31 +279,31 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 			}
 			d = dict_find(e, m.file, m.line);
 			if (d >= 0) {
-				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+				ret = emit(e, LINELOC_CTX_ROW + prev, 0,
 					   LT_RS_DICT);
 				if (!ret)
-					ret = emit_num(e, LINETAB_CTX_DICT, 0,
+					ret = emit_num(e, LINELOC_CTX_DICT, 0,
 						       (u32)d, LT_DICT_K);
 			} else {
-				ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+				ret = emit(e, LINELOC_CTX_ROW + prev, 0,
 					   LT_RS_NEW);
 				if (!ret)
-					ret = emit_num(e, LINETAB_CTX_FILE_IDX,
+					ret = emit_num(e, LINELOC_CTX_FILE_IDX,
 						       0, m.file, LT_IDX_K);
 				if (!ret)
-					ret = emit_num(e, LINETAB_CTX_LINE_ABS,
+					ret = emit_num(e, LINELOC_CTX_LINE_ABS,
 						       0, m.line, LT_ABS_K);
 			}
-			i = n < LINETAB_MTF ? n++ : LINETAB_MTF - 1;
+			i = n < LINELOC_MTF ? n++ : LINELOC_MTF - 1;
 			cls = m.line ? LT_C_NEW : LT_C_ZERO;
 		} else {
 			m = mtf[j];
 			i = j;
-			ret = emit(e, LINETAB_CTX_ROW + prev, 0,
+			ret = emit(e, LINELOC_CTX_ROW + prev, 0,
 				   LT_RS_MTF + j - 1);
 			if (!en[k].line) {
 				if (!ret)
-					ret = emit(e, LINETAB_CTX_LINE_MTF + (j > 1), 0,
+					ret = emit(e, LINELOC_CTX_LINE_MTF + (j > 1), 0,
 						   0);
 				cls = LT_C_ZERO;
 			} else {
@@ -313,7 +313,7 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 				else
 					zz += LT_SW_DELTA;
 				if (!ret)
-					ret = emit_num(e, LINETAB_CTX_LINE_MTF + (j > 1),
+					ret = emit_num(e, LINELOC_CTX_LINE_MTF + (j > 1),
 						       0, zz, LT_LINE_K);
 				if (en[k].line != m.line)
 					m.prev = m.line;
@@ -326,14 +326,14 @@ static int model_block(struct enc *e, const struct ent *en, u32 rows)
 		mtf[0] = m;
 addr:
 		if (k && !ret)
-			ret = emit_num(e, LINETAB_CTX_ADDR + cls, 0,
+			ret = emit_num(e, LINELOC_CTX_ADDR + cls, 0,
 				       en[k].off - en[k - 1].off - 1,
 				       LT_ADDR_K);
 	}
 	return ret;
 }
 
-/* Huffman code lengths of at most LINETAB_MAX_LEN bits for one context. */
+/* Huffman code lengths of at most LINELOC_MAX_LEN bits for one context. */
 static void make_code(struct enc *e, u32 c)
 {
 	u64 *w = e->hw;
@@ -341,14 +341,14 @@ static void make_code(struct enc *e, u32 c)
 	bool *live = e->hlive;
 	u32 *cnt = e->hcnt, s, n, nodes, a, b, i, len, max, code;
 
-	for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+	for (s = 0; s < LINELOC_MAX_SYMS; s++) {
 		cnt[s] = e->cnt[c][s];
 		e->len[c][s] = 0;
 	}
 	for (;;) {
-		nodes = LINETAB_MAX_SYMS;
+		nodes = LINELOC_MAX_SYMS;
 		n = 0;
-		for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+		for (s = 0; s < LINELOC_MAX_SYMS; s++) {
 			w[s] = cnt[s];
 			live[s] = cnt[s] != 0;
 			parent[s] = -1;
@@ -357,15 +357,15 @@ static void make_code(struct enc *e, u32 c)
 		if (n <= 1)
 			return;		/* one symbol: length 0 */
 		while (--n) {
-			a = 2 * LINETAB_MAX_SYMS;
+			a = 2 * LINELOC_MAX_SYMS;
 			b = a;
 			for (i = 0; i < nodes; i++) {
 				if (!live[i])
 					continue;
-				if (a == 2 * LINETAB_MAX_SYMS || w[i] < w[a]) {
+				if (a == 2 * LINELOC_MAX_SYMS || w[i] < w[a]) {
 					b = a;
 					a = i;
-				} else if (b == 2 * LINETAB_MAX_SYMS ||
+				} else if (b == 2 * LINELOC_MAX_SYMS ||
 					   w[i] < w[b]) {
 					b = i;
 				}
@@ -379,7 +379,7 @@ static void make_code(struct enc *e, u32 c)
 			parent[b] = nodes++;
 		}
 		max = 0;
-		for (s = 0; s < LINETAB_MAX_SYMS; s++) {
+		for (s = 0; s < LINELOC_MAX_SYMS; s++) {
 			if (!cnt[s])
 				continue;
 			for (len = 0, i = s; parent[i] >= 0; i = parent[i])
@@ -388,33 +388,33 @@ static void make_code(struct enc *e, u32 c)
 			if (len > max)
 				max = len;
 		}
-		if (max <= LINETAB_MAX_LEN)
+		if (max <= LINELOC_MAX_LEN)
 			break;
-		for (s = 0; s < LINETAB_MAX_SYMS; s++)
+		for (s = 0; s < LINELOC_MAX_SYMS; s++)
 			if (cnt[s])
 				cnt[s] = (cnt[s] + 1) / 2;
 	}
 	code = 0;
-	for (len = 1; len <= LINETAB_MAX_LEN; len++) {
-		for (s = 0; s < LINETAB_MAX_SYMS; s++)
+	for (len = 1; len <= LINELOC_MAX_LEN; len++) {
+		for (s = 0; s < LINELOC_MAX_SYMS; s++)
 			if (e->len[c][s] == len)
 				e->code[c][s] = code++;
 		code <<= 1;
 	}
 }
 
-/* The data field a context codes (struct linetab_stats' @bits). */
+/* The data field a context codes (struct lineloc_stats' @bits). */
 static u32 field_of(u32 ctx)
 {
-	if (ctx < LINETAB_CTX_ADDR)
-		return LINETAB_F_ROW;
-	if (ctx < LINETAB_CTX_LINE_MTF)
-		return LINETAB_F_ADDR;
-	if (ctx < LINETAB_CTX_LINE_ABS)
-		return LINETAB_F_MTF_LINE;
-	if (ctx == LINETAB_CTX_LINE_ABS)
-		return LINETAB_F_NEW_LINE;
-	return ctx == LINETAB_CTX_DICT ? LINETAB_F_DICT : LINETAB_F_NEW_FILE;
+	if (ctx < LINELOC_CTX_ADDR)
+		return LINELOC_F_ROW;
+	if (ctx < LINELOC_CTX_LINE_MTF)
+		return LINELOC_F_ADDR;
+	if (ctx < LINELOC_CTX_LINE_ABS)
+		return LINELOC_F_MTF_LINE;
+	if (ctx == LINELOC_CTX_LINE_ABS)
+		return LINELOC_F_NEW_LINE;
+	return ctx == LINELOC_CTX_DICT ? LINELOC_F_DICT : LINELOC_F_NEW_FILE;
 }
 
 /* Bits, most significant first. */
@@ -497,7 +497,7 @@ struct bufs {
 	size_t *symstart;
 };
 
-static void free_bufs(const struct linetab_alloc *m, struct bufs *b)
+static void free_bufs(const struct lineloc_alloc *m, struct bufs *b)
 {
 	lt_free(m, b->canon);
 	lt_free(m, b->idx);
@@ -618,7 +618,7 @@ static void sort_dict(struct enc *e, struct bufs *b, u32 nd)
 }
 
 /* The kept-row rules of scripts/kallsyms, sequence by sequence. */
-static size_t keep_rows(const struct linetab_row *rows, size_t nrows,
+static size_t keep_rows(const struct lineloc_row *rows, size_t nrows,
 			const u32 *canon, struct ent *kept)
 {
 	struct ent pend = { 0, 0, 0, 0 }, last = { 0, 0, 0, 1 };
@@ -626,7 +626,7 @@ static size_t keep_rows(const struct linetab_row *rows, size_t nrows,
 	size_t i, n = 0;
 
 	for (i = 0; i < nrows; i++) {
-		const struct linetab_row *r = &rows[i];
+		const struct lineloc_row *r = &rows[i];
 
 		if (have && pend.off != r->off) {
 			if (last.end || pend.file != last.file ||
@@ -658,55 +658,55 @@ static size_t keep_rows(const struct linetab_row *rows, size_t nrows,
 }
 
 /**
- * linetab_encode() - build a line table
+ * lineloc_encode() - build a line table
  * @rows: rows of the line programs, each sequence in order, its end last
  * @nrows: number of @rows
  * @paths: NUL-terminated paths, indexed by @rows[].file (duplicates ok)
  * @npaths: number of @paths
- * @block_rows: rows per block, 1 .. LINETAB_MAX_BLOCK
+ * @block_rows: rows per block, 1 .. LINELOC_MAX_BLOCK
  * @mem: the allocator; the table is allocated with it too
  * @out: the table, to be freed with @mem
  * @out_size: its size
  * @st: statistics, or NULL
  *
- * Return: 0 or a negative LINETAB_ENC_* code.
+ * Return: 0 or a negative LINELOC_ENC_* code.
  */
-int linetab_encode(const struct linetab_row *rows, size_t nrows,
+int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		   const char *const *paths, size_t npaths, u32 block_rows,
-		   const struct linetab_alloc *mem, u8 **out, size_t *out_size,
-		   struct linetab_stats *st)
+		   const struct lineloc_alloc *mem, u8 **out, size_t *out_size,
+		   struct lineloc_stats *st)
 {
-	struct linetab_stats stats;
+	struct lineloc_stats stats;
 	struct bufs b = { 0 };
 	struct fcmp fc;
 	struct enc *e;
 	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
 	size_t codes, data = 0, total, pos, k;
-	u32 c, blk, lut_bits, lut, nsym[LINETAB_NCTX];
+	u32 c, blk, lut_bits, lut, nsym[LINELOC_NCTX];
 	size_t empty, index;
 	u32 nsuper, sfirst, ndict, ngroups;
 	size_t fbytes;
 	u8 *h, *tab;
 	u8 *p;
-	int ret = -LINETAB_ENC_NOMEM;
+	int ret = -LINELOC_ENC_NOMEM;
 
 	*out = NULL;
 	*out_size = 0;
-	if (!block_rows || block_rows > LINETAB_MAX_BLOCK ||
+	if (!block_rows || block_rows > LINELOC_MAX_BLOCK ||
 	    npaths >= 0xffffffffU || nrows >= 0xffffffffU)
-		return -LINETAB_ENC_ARG;
+		return -LINELOC_ENC_ARG;
 	for (i = 0; i < nrows; i++)
 		if (!rows[i].end && (rows[i].file >= npaths ||
 				     rows[i].line > 0x7fffffffU))
-			return -LINETAB_ENC_ARG;
+			return -LINELOC_ENC_ARG;
 	for (i = 0; i < npaths; i++)
 		if (!paths[i])
-			return -LINETAB_ENC_ARG;
+			return -LINELOC_ENC_ARG;
 	e = lt_alloc(mem, sizeof(*e));
 	if (!e)
 		return ret;
-	for (c = 0; c < LINETAB_NCTX; c++)
-		for (k = 0; k < LINETAB_MAX_SYMS; k++)
+	for (c = 0; c < LINELOC_NCTX; c++)
+		for (k = 0; k < LINELOC_MAX_SYMS; k++)
 			e->cnt[c][k] = 0;
 	e->mem = mem;
 	e->evfile = NULL;
@@ -829,16 +829,16 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		goto limit;
 	for (i = 0; i < nfiles; i++) {
 		k = lt_strlen(paths[b.order[i]]) - dir_len(paths[b.order[i]]);
-		if (k > LINETAB_MAX_NAME)
+		if (k > LINELOC_MAX_NAME)
 			goto limit;
 		strsize += k;
 	}
-	ngroups = (nfiles + LINETAB_FILE_GROUP - 1) / LINETAB_FILE_GROUP;
+	ngroups = (nfiles + LINELOC_FILE_GROUP - 1) / LINELOC_FILE_GROUP;
 	fbytes = 4 * (size_t)ngroups + 3 * nfiles;
 
 	/* 5. symbols and their codes */
-	for (c = 0; c < LINETAB_NCTX; c++)
-		for (k = 0; k < LINETAB_MAX_SYMS; k++)
+	for (c = 0; c < LINELOC_NCTX; c++)
+		for (k = 0; k < LINELOC_MAX_SYMS; k++)
 			e->cnt[c][k] = 0;
 	e->count_only = false;
 	e->newcnt = NULL;
@@ -854,17 +854,17 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		if (ret)
 			goto out;
 	}
-	ret = -LINETAB_ENC_NOMEM;	/* what the allocations below fail with */
+	ret = -LINELOC_ENC_NOMEM;	/* what the allocations below fail with */
 	b.symstart[nblocks] = e->nsyms;
 	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : ne >= 1024 ? 4 : 3;
 	lut = 1U << lut_bits;
-	codes = (2 * lut + 4) * LINETAB_NCTX + LINETAB_LONG_HDR;
-	for (c = 0; c < LINETAB_NCTX; c++) {
+	codes = (2 * lut + 4) * LINELOC_NCTX + LINELOC_LONG_HDR;
+	for (c = 0; c < LINELOC_NCTX; c++) {
 		make_code(e, c);
-		for (k = 0, nsym[c] = 0; k < LINETAB_MAX_SYMS; k++)
+		for (k = 0, nsym[c] = 0; k < LINELOC_MAX_SYMS; k++)
 			nsym[c] += e->cnt[c][k] != 0;
 		if (nsym[c])
-			codes += LINETAB_LONG_HDR + nsym[c];
+			codes += LINELOC_LONG_HDR + nsym[c];
 	}
 
 	/* 6. blocks, one after the other */
@@ -881,9 +881,9 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 			       b.symstart[blk + 1] - b.symstart[blk], p);
 	}
 	data = p - b.scratch;
-	for (i = 0; i < LINETAB_NFIELDS; i++)
+	for (i = 0; i < LINELOC_NFIELDS; i++)
 		stats.bits[i] = 0;
-	for (i = 0, c = LINETAB_F_ROW; i < e->nsyms; i++) {
+	for (i = 0, c = LINELOC_F_ROW; i < e->nsyms; i++) {
 		const struct sym *y = &e->syms[i];
 
 		if (y->ctx != LT_RAW)
@@ -891,17 +891,17 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		stats.bits[c] += y->ctx == LT_RAW ? y->nbits :
 				 e->len[y->ctx][y->val];
 	}
-	stats.bits[LINETAB_F_PAD] = 8 * (u64)data;
-	for (i = 0; i < LINETAB_F_PAD; i++)
-		stats.bits[LINETAB_F_PAD] -= stats.bits[i];
+	stats.bits[LINELOC_F_PAD] = 8 * (u64)data;
+	for (i = 0; i < LINELOC_F_PAD; i++)
+		stats.bits[LINELOC_F_PAD] -= stats.bits[i];
 
 	/* 7. the table */
-	/* superblocks: up to LINETAB_SUPER_BLOCKS blocks within 64 KiB */
+	/* superblocks: up to LINELOC_SUPER_BLOCKS blocks within 64 KiB */
 	nsuper = 0;
 	for (blk = 0, sfirst = 0; blk < nblocks; blk++) {
 		u32 o = b.ent[(size_t)blk * block_rows].off;
 
-		if (!blk || blk - sfirst >= LINETAB_SUPER_BLOCKS ||
+		if (!blk || blk - sfirst >= LINELOC_SUPER_BLOCKS ||
 		    o - b.ent[(size_t)sfirst * block_rows].off > 0xffff ||
 		    b.blockpos[blk] - b.blockpos[sfirst] > 0xffff) {
 			sfirst = blk;
@@ -909,7 +909,7 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		}
 	}
 	index = 12 * nsuper + 4 * nblocks;
-	total = LINETAB_HDR_SIZE + codes + index + data + 4 * (size_t)ndict +
+	total = LINELOC_HDR_SIZE + codes + index + data + 4 * (size_t)ndict +
 		fbytes + 4 * (ndirs + 1) + strsize;
 	if (total > 0xffffffffU)
 		goto limit;
@@ -920,23 +920,23 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	for (i = 0; i < total; i++)
 		p[i] = 0;
 	h = p;
-	put32(h + 4 * LINETAB_H_MAGIC, LINETAB_MAGIC);
-	put32(h + 4 * LINETAB_H_SIZE, total);
-	put32(h + 4 * LINETAB_H_ENTRIES, ne);
-	put32(h + 4 * LINETAB_H_BLOCK_ROWS, block_rows);
-	put32(h + 4 * LINETAB_H_NBLOCKS, nblocks);
-	put32(h + 4 * LINETAB_H_CODES, LINETAB_NCTX | lut_bits << 16);
-	pos = LINETAB_HDR_SIZE;
-	put32(h + 4 * LINETAB_H_LUT_OFF, pos);
+	put32(h + 4 * LINELOC_H_MAGIC, LINELOC_MAGIC);
+	put32(h + 4 * LINELOC_H_SIZE, total);
+	put32(h + 4 * LINELOC_H_ENTRIES, ne);
+	put32(h + 4 * LINELOC_H_BLOCK_ROWS, block_rows);
+	put32(h + 4 * LINELOC_H_NBLOCKS, nblocks);
+	put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16);
+	pos = LINELOC_HDR_SIZE;
+	put32(h + 4 * LINELOC_H_LUT_OFF, pos);
 	tab = p + pos;
-	for (i = 0; i < (size_t)LINETAB_NCTX * lut; i++)
+	for (i = 0; i < (size_t)LINELOC_NCTX * lut; i++)
 		put16(tab + 2 * i, LT_LONG);
-	pos += 2 * lut * LINETAB_NCTX;
-	put32(h + 4 * LINETAB_H_LONG_OFF, pos);
-	k = pos + 4 * LINETAB_NCTX;	/* the shared empty code, then ours */
+	pos += 2 * lut * LINELOC_NCTX;
+	put32(h + 4 * LINELOC_H_LONG_OFF, pos);
+	k = pos + 4 * LINELOC_NCTX;	/* the shared empty code, then ours */
 	empty = k;
-	k += LINETAB_LONG_HDR;
-	for (c = 0; c < LINETAB_NCTX; c++, tab += 2 * lut) {
+	k += LINELOC_LONG_HDR;
+	for (c = 0; c < LINELOC_NCTX; c++, tab += 2 * lut) {
 		u8 *cnt, *sorted;
 		u32 len, s2, n2 = 0, f0, i0;
 
@@ -947,9 +947,9 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		put32(p + pos + 4 * c, k);
 		p[k] = nsym[c];
 		cnt = p + k + 1;
-		sorted = p + k + LINETAB_LONG_HDR;
-		for (len = 0; len <= LINETAB_MAX_LEN; len++) {
-			for (s2 = 0; s2 < LINETAB_MAX_SYMS; s2++) {
+		sorted = p + k + LINELOC_LONG_HDR;
+		for (len = 0; len <= LINELOC_MAX_LEN; len++) {
+			for (s2 = 0; s2 < LINELOC_MAX_SYMS; s2++) {
 				u32 code = e->code[c][s2], f, fn;
 
 				if (!e->cnt[c][s2] || e->len[c][s2] != len)
@@ -971,20 +971,20 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 			i0 += cnt[len - 1];
 			f0 = (f0 + cnt[len - 1]) << 1;
 		}
-		cnt[LINETAB_MAX_LEN] = f0;
-		cnt[LINETAB_MAX_LEN + 1] = f0 >> 8;
-		cnt[LINETAB_MAX_LEN + 2] = i0;
-		k += LINETAB_LONG_HDR + nsym[c];
+		cnt[LINELOC_MAX_LEN] = f0;
+		cnt[LINELOC_MAX_LEN + 1] = f0 >> 8;
+		cnt[LINELOC_MAX_LEN + 2] = i0;
+		k += LINELOC_LONG_HDR + nsym[c];
 	}
 	pos = k;
-	put32(h + 4 * LINETAB_H_NSUPER, nsuper);
-	put32(h + 4 * LINETAB_H_SUPER_OFF, pos);
-	put32(h + 4 * LINETAB_H_INDEX_OFF, pos + 12 * nsuper);
+	put32(h + 4 * LINELOC_H_NSUPER, nsuper);
+	put32(h + 4 * LINELOC_H_SUPER_OFF, pos);
+	put32(h + 4 * LINELOC_H_INDEX_OFF, pos + 12 * nsuper);
 	for (blk = 0, sfirst = 0, k = 0; blk < nblocks; blk++) {
 		u32 o = b.ent[(size_t)blk * block_rows].off;
 		u32 so = b.ent[(size_t)sfirst * block_rows].off;
 
-		if (!blk || blk - sfirst >= LINETAB_SUPER_BLOCKS ||
+		if (!blk || blk - sfirst >= LINELOC_SUPER_BLOCKS ||
 		    o - so > 0xffff ||
 		    b.blockpos[blk] - b.blockpos[sfirst] > 0xffff) {
 			sfirst = blk;
@@ -999,24 +999,24 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		      b.blockpos[blk] - b.blockpos[sfirst]);
 	}
 	pos += index;
-	put32(h + 4 * LINETAB_H_DATA_OFF, pos);
-	put32(h + 4 * LINETAB_H_DATA_SIZE, data);
+	put32(h + 4 * LINELOC_H_DATA_OFF, pos);
+	put32(h + 4 * LINELOC_H_DATA_SIZE, data);
 	for (i = 0; i < data; i++)
 		p[pos + i] = b.scratch[i];
 	pos += data;
-	put32(h + 4 * LINETAB_H_NDICT, ndict);
-	put32(h + 4 * LINETAB_H_DICT_OFF, pos);
+	put32(h + 4 * LINELOC_H_NDICT, ndict);
+	put32(h + 4 * LINELOC_H_DICT_OFF, pos);
 	for (i = 0; i < ndict; i++) {
 		put16(p + pos + 4 * i, b.rfile[i]);
 		put16(p + pos + 4 * i + 2, b.rline[i]);
 	}
 	pos += 4 * (size_t)ndict;
-	put32(h + 4 * LINETAB_H_NFILES, nfiles);
-	put32(h + 4 * LINETAB_H_NDIRS, ndirs);
-	put32(h + 4 * LINETAB_H_FILES_OFF, pos);
-	put32(h + 4 * LINETAB_H_DIRS_OFF, pos + fbytes);
-	put32(h + 4 * LINETAB_H_STR_OFF, pos + fbytes + 4 * (ndirs + 1));
-	put32(h + 4 * LINETAB_H_STR_SIZE, strsize);
+	put32(h + 4 * LINELOC_H_NFILES, nfiles);
+	put32(h + 4 * LINELOC_H_NDIRS, ndirs);
+	put32(h + 4 * LINELOC_H_FILES_OFF, pos);
+	put32(h + 4 * LINELOC_H_DIRS_OFF, pos + fbytes);
+	put32(h + 4 * LINELOC_H_STR_OFF, pos + fbytes + 4 * (ndirs + 1));
+	put32(h + 4 * LINELOC_H_STR_SIZE, strsize);
 	{
 		u8 *fs = p + pos, *fl = fs + 4 * (size_t)ngroups;
 		u8 *fd = fl + nfiles, *ds = fs + fbytes;
@@ -1035,8 +1035,8 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		put32(ds + 4 * ndirs, so);
 		for (i = 0; i < nfiles; i++) {
 			s = paths[b.order[i]];
-			if (i % LINETAB_FILE_GROUP == 0)
-				put32(fs + 4 * (i / LINETAB_FILE_GROUP), so);
+			if (i % LINELOC_FILE_GROUP == 0)
+				put32(fs + 4 * (i / LINELOC_FILE_GROUP), so);
 			put16(fd + 2 * i, b.dirof[i]);
 			dl = dir_len(s);
 			for (l = dl; s[l]; l++)
@@ -1053,14 +1053,14 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 		stats.ends += b.ent[i].end;
 	stats.files = nfiles;
 	stats.blocks = nblocks;
-	stats.header = LINETAB_HDR_SIZE;
+	stats.header = LINELOC_HDR_SIZE;
 	stats.codes = codes;
 	stats.lut_bits = lut_bits;
 	stats.index = index;
 	stats.data = data;
 	stats.dict = ndict;
 	stats.dict_bytes = 4 * (size_t)ndict;
-	stats.paths = total - LINETAB_HDR_SIZE - codes - index - data -
+	stats.paths = total - LINELOC_HDR_SIZE - codes - index - data -
 		      stats.dict_bytes;
 	stats.total = total;
 	if (st)
@@ -1071,7 +1071,7 @@ int linetab_encode(const struct linetab_row *rows, size_t nrows,
 	ret = 0;
 	goto out;
 limit:
-	ret = -LINETAB_ENC_LIMIT;
+	ret = -LINELOC_ENC_LIMIT;
 out:
 	lt_free(mem, e->syms);
 	lt_free(mem, e);

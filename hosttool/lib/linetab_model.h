@@ -4,8 +4,8 @@
  * linetab_dec.c: symbol alphabets and the choice of context.  Both sides
  * must evolve the same state row by row; keep every decision here.
  */
-#ifndef LINETAB_MODEL_H
-#define LINETAB_MODEL_H
+#ifndef LINELOC_MODEL_H
+#define LINELOC_MODEL_H
 
 #include "linetab.h"
 
@@ -39,7 +39,7 @@
 #define LT_RS_DICT	2			/* the same, from the dictionary */
 #define LT_RS_BACK	3			/* same file, its line before */
 #define LT_RS_MTF	4			/* + j - 1: MTF position j >= 1 */
-#define LT_RS_ZERO	(LT_RS_MTF + LINETAB_MTF - 1)	/* same file, line 0 */
+#define LT_RS_ZERO	(LT_RS_MTF + LINELOC_MTF - 1)	/* same file, line 0 */
 #define LT_RS_LINE	(LT_RS_ZERO + 1)	/* + number: zigzag delta */
 
 /*
@@ -115,4 +115,4 @@ static inline u32 lt_unzigzag(u32 zz, u32 last)
 	return last + ((zz >> 1) ^ (u32)-(zz & 1));
 }
 
-#endif /* LINETAB_MODEL_H */
+#endif /* LINELOC_MODEL_H */

@@ -16,7 +16,7 @@
 #include "modlines.h"
 
 struct ml_rows {
-	struct linetab_row *r;
+	struct lineloc_row *r;
 	size_t n, cap;
 };
 
@@ -26,9 +26,9 @@ struct ml_file {
 };
 
 struct ml_state {
-	struct modlines_in *in;
-	struct modlines_out *out;
-	const struct linetab_alloc *mem;
+	struct lineloc_mod_in *in;
+	struct lineloc_mod_out *out;
+	const struct lineloc_alloc *mem;
 	struct ml_rows rows[2];
 	size_t max_rows;
 	/* the paths: NUL-terminated, at offsets into one arena */
@@ -37,13 +37,13 @@ struct ml_state {
 	u32 *poff;
 	size_t npaths, pcap;
 	/* the roots of the kernel tree, each with a trailing '/' */
-	char roots[MODLINES_ROOTS][MODLINES_ROOT_MAX];
-	u32 rootlen[MODLINES_ROOTS];
+	char roots[LINELOC_ROOTS][LINELOC_ROOT_MAX];
+	u32 rootlen[LINELOC_ROOTS];
 	u32 nroots;
 	bool kernel;
-	char tmp[MODLINES_PATH_MAX + 2];
+	char tmp[LINELOC_PATH_MAX + 2];
 	/* the line program being decoded */
-	const struct dwarf_line_unit *unit;
+	const struct lineloc_dwarf_unit *unit;
 	const char **dirs;
 	u64 ndirs, idirs;
 	struct ml_file *files;
@@ -54,17 +54,17 @@ struct ml_state {
 	u8 region;
 	size_t seq_start;
 	u64 saoff;
-	const struct modlines_sec *sec;
-	struct linetab_row pend, last;
+	const struct lineloc_mod_sec *sec;
+	struct lineloc_row pend, last;
 	bool have_pend;
 };
 
-static void *ml_alloc(const struct linetab_alloc *m, size_t n)
+static void *ml_alloc(const struct lineloc_alloc *m, size_t n)
 {
 	return m->alloc(m->arg, n ? n : 1);
 }
 
-static void ml_free(const struct linetab_alloc *m, void *p)
+static void ml_free(const struct lineloc_alloc *m, void *p)
 {
 	if (p)
 		m->free(m->arg, p);
@@ -89,14 +89,14 @@ static size_t ml_strlen(const char *s)
 }
 
 /**
- * modlines_normalize() - normalise a path lexically, in place
+ * lineloc_normalize() - normalise a path lexically, in place
  * @path: the path
  *
  * "a//b", "a/./b" and "a/x/../b" become "a/b"; a leading ".." of a
  * relative path stays; "/.." is "/"; an empty result is ".".  No symlinks
  * are resolved: the build machine's file system is not this one.
  */
-void modlines_normalize(char *path)
+void lineloc_normalize(char *path)
 {
 	char *src = path, *dst = path, *base;
 	bool abs = *path == '/';
@@ -143,7 +143,10 @@ void modlines_normalize(char *path)
 	}
 }
 
-/* "a" + "/" + "b" + "/" + "c" into @buf (room for @max characters), skipping NULL parts. */
+/*
+ * "a" + "/" + "b" + "/" + "c" into @buf (room for @max characters),
+ * skipping NULL parts.
+ */
 static int ml_join(char *buf, size_t max, const char *a, const char *b,
 		   const char *c)
 {
@@ -172,7 +175,7 @@ static void ml_add_root(struct ml_state *s, const char *root, size_t len)
 {
 	u32 i;
 
-	if (!len || len + 2 > MODLINES_ROOT_MAX || s->nroots == MODLINES_ROOTS)
+	if (!len || len + 2 > LINELOC_ROOT_MAX || s->nroots == LINELOC_ROOTS)
 		return;
 	if (root[len - 1] == '/')
 		len--;
@@ -189,7 +192,7 @@ static void ml_add_root(struct ml_state *s, const char *root, size_t len)
 }
 
 /**
- * modlines_host_include() - whether a root is a host's headers, not a kernel
+ * lineloc_host_include() - whether a root is a host's headers, not a kernel
  * @root: what precedes "include/linux" in a directory
  * @n: its length
  *
@@ -199,7 +202,7 @@ static void ml_add_root(struct ml_state *s, const char *root, size_t len)
  *
  * Return: true for such a root.
  */
-bool modlines_host_include(const char *root, size_t n)
+bool lineloc_host_include(const char *root, size_t n)
 {
 	size_t i;
 
@@ -215,7 +218,7 @@ bool modlines_host_include(const char *root, size_t n)
 
 /*
  * A directory "<root>include/linux[/...]" marks a kernel tree whose root
- * is <root> (unless it is a host's headers: modlines_host_include()).
+ * is <root> (unless it is a host's headers: lineloc_host_include()).
  */
 static void ml_learn_root(struct ml_state *s, const char *dir)
 {
@@ -224,15 +227,15 @@ static void ml_learn_root(struct ml_state *s, const char *dir)
 	char *p = s->tmp;
 	size_t i, n;
 
-	if (!dir || ml_join(s->tmp, MODLINES_PATH_MAX / 2 - 1, dir, NULL, NULL))
+	if (!dir || ml_join(s->tmp, LINELOC_PATH_MAX / 2 - 1, dir, NULL, NULL))
 		return;
-	modlines_normalize(p);
+	lineloc_normalize(p);
 	n = ml_strlen(p);
 	for (i = 0; i + ml <= n; i++) {
 		if ((i && p[i - 1] != '/') || __builtin_memcmp(p + i, mark, ml) ||
 		    (p[i + ml] && p[i + ml] != '/'))
 			continue;
-		if (modlines_host_include(p, i))
+		if (lineloc_host_include(p, i))
 			continue;
 		s->kernel = true;
 		ml_add_root(s, p, i);
@@ -255,7 +258,7 @@ static size_t ml_strip_len(const struct ml_state *s, const char *p)
 	return best;
 }
 
-static int ml_dir_cb(void *arg, const struct dwarf_line_entry *e)
+static int ml_dir_cb(void *arg, const struct lineloc_dwarf_entry *e)
 {
 	struct ml_state *s = arg;
 
@@ -264,7 +267,7 @@ static int ml_dir_cb(void *arg, const struct dwarf_line_entry *e)
 	return 0;
 }
 
-static int ml_file_cb(void *arg, const struct dwarf_line_entry *e)
+static int ml_file_cb(void *arg, const struct lineloc_dwarf_entry *e)
 {
 	struct ml_state *s = arg;
 
@@ -286,20 +289,20 @@ static void ml_unit_free(struct ml_state *s)
 }
 
 /* Read the directory and file tables of @u. */
-static int ml_unit_tables(struct ml_state *s, const struct dwarf_line_unit *u,
-			  bool files)
+static int ml_unit_tables(struct ml_state *s,
+			  const struct lineloc_dwarf_unit *u, bool files)
 {
-	struct dwarf_line_ctx *dl = &s->in->dl;
+	struct lineloc_dwarf_ctx *dl = &s->in->dl;
 	u64 room = u->end - u->offset, i;
 	int err;
 
 	/* Each entry takes a byte at least: the counts are bounded. */
 	if (u->dir_count > room || u->file_count > room) {
-		s->out->dwarf_err = -DWL_E_FORMAT_COUNT;
+		s->out->dwarf_err = -LINELOC_DW_E_FORMAT_COUNT;
 		s->out->err_off = u->offset;
 		s->out->err_val = u->dir_count > room ? u->dir_count :
 			u->file_count;
-		return -MODLINES_E_DWARF;
+		return -LINELOC_MOD_E_DWARF;
 	}
 	s->ndirs = u->dir_count;
 	s->nfiles = files ? u->file_count : 0;
@@ -310,24 +313,24 @@ static int ml_unit_tables(struct ml_state *s, const struct dwarf_line_unit *u,
 		s->files = ml_alloc(s->mem, s->nfiles * sizeof(*s->files));
 		s->fid = ml_alloc(s->mem, s->nfiles * sizeof(*s->fid));
 		if (!s->files || !s->fid)
-			return -MODLINES_E_NOMEM;
+			return -LINELOC_MOD_E_NOMEM;
 		for (i = 0; i < s->nfiles; i++) {
 			s->files[i].name = NULL;
 			s->fid[i] = ~0U;
 		}
 	}
 	if (!s->dirs)
-		return -MODLINES_E_NOMEM;
+		return -LINELOC_MOD_E_NOMEM;
 	for (i = 0; i < s->ndirs; i++)
 		s->dirs[i] = NULL;
-	err = dwarf_line_entries(dl, u, DWL_DIRS, ml_dir_cb, s);
+	err = lineloc_dwarf_entries(dl, u, LINELOC_DW_DIRS, ml_dir_cb, s);
 	if (!err && files)
-		err = dwarf_line_entries(dl, u, DWL_FILES, ml_file_cb, s);
+		err = lineloc_dwarf_entries(dl, u, LINELOC_DW_FILES, ml_file_cb, s);
 	if (err) {
 		s->out->dwarf_err = err;
 		s->out->err_off = dl->err_off;
 		s->out->err_val = dl->err_val;
-		return -MODLINES_E_DWARF;
+		return -LINELOC_MOD_E_DWARF;
 	}
 	return 0;
 }
@@ -336,7 +339,7 @@ static int ml_unit_tables(struct ml_state *s, const struct dwarf_line_unit *u,
 static int ml_arena_put(struct ml_state *s, const char *p, size_t len, u32 *off)
 {
 	if (len + 1 > s->amax - s->alen)
-		return -MODLINES_E_LIMIT;
+		return -LINELOC_MOD_E_LIMIT;
 	if (s->alen + len + 1 > s->acap) {
 		size_t cap = s->acap ? s->acap : 4096;
 		char *a;
@@ -347,7 +350,7 @@ static int ml_arena_put(struct ml_state *s, const char *p, size_t len, u32 *off)
 			cap = s->amax;
 		a = ml_alloc(s->mem, cap);
 		if (!a)
-			return -MODLINES_E_NOMEM;
+			return -LINELOC_MOD_E_NOMEM;
 		ml_copy(a, s->arena, s->alen);
 		ml_free(s->mem, s->arena);
 		s->arena = a;
@@ -402,9 +405,9 @@ static int ml_file_id(struct ml_state *s, u64 f, u32 *id)
 	} else if (dir && dir[0] == '/') {
 		comp = NULL;
 	}
-	if (ml_join(s->tmp, MODLINES_PATH_MAX, comp, dir, s->files[i].name))
-		return -MODLINES_E_PATH;
-	modlines_normalize(s->tmp);
+	if (ml_join(s->tmp, LINELOC_PATH_MAX, comp, dir, s->files[i].name))
+		return -LINELOC_MOD_E_PATH;
+	lineloc_normalize(s->tmp);
 	skip = ml_strip_len(s, s->tmp);
 	len = ml_strlen(s->tmp + skip);
 	if (s->npaths == s->pcap) {
@@ -412,7 +415,7 @@ static int ml_file_id(struct ml_state *s, u64 f, u32 *id)
 		u32 *p = ml_alloc(s->mem, cap * sizeof(*p));
 
 		if (!p)
-			return -MODLINES_E_NOMEM;
+			return -LINELOC_MOD_E_NOMEM;
 		ml_copy(p, s->poff, s->npaths * sizeof(*p));
 		ml_free(s->mem, s->poff);
 		s->poff = p;
@@ -427,21 +430,21 @@ static int ml_file_id(struct ml_state *s, u64 f, u32 *id)
 	return 0;
 }
 
-static int ml_push(struct ml_state *s, const struct linetab_row *row)
+static int ml_push(struct ml_state *s, const struct lineloc_row *row)
 {
 	struct ml_rows *a = &s->rows[s->region - 1];
 
 	if (s->rows[0].n + s->rows[1].n >= s->max_rows)
-		return -MODLINES_E_LIMIT;
+		return -LINELOC_MOD_E_LIMIT;
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 1024;
-		struct linetab_row *r;
+		struct lineloc_row *r;
 
 		if (cap > s->max_rows)
 			cap = s->max_rows;
 		r = ml_alloc(s->mem, cap * sizeof(*r));
 		if (!r)
-			return -MODLINES_E_NOMEM;
+			return -LINELOC_MOD_E_NOMEM;
 		ml_copy(r, a->r, a->n * sizeof(*r));
 		ml_free(s->mem, a->r);
 		a->r = r;
@@ -477,16 +480,16 @@ static void ml_drop_seq(struct ml_state *s)
 /* Section of the sequence from its DW_LNE_set_address; false to drop it. */
 static bool ml_seq_section(struct ml_state *s, u64 saoff)
 {
-	const struct modlines_sec *sec;
-	struct dwrel_value v;
+	const struct lineloc_mod_sec *sec;
+	struct lineloc_rel_value v;
 
 	s->saoff = saoff;
-	if (!s->in->rel || saoff == ~(u64)0 || dwrel_find(s->in->rel, saoff, &v))
+	if (!s->in->rel || saoff == ~(u64)0 || lineloc_rel_find(s->in->rel, saoff, &v))
 		return false;
 	if (v.shndx >= s->in->nsecs)
 		return false;
 	sec = &s->in->secs[v.shndx];
-	if (sec->region != MODLINES_CORE && sec->region != MODLINES_INIT)
+	if (sec->region != LINELOC_MOD_CORE && sec->region != LINELOC_MOD_INIT)
 		return false;
 	if (s->region && sec->region != s->region)
 		return false;
@@ -498,10 +501,10 @@ static bool ml_seq_section(struct ml_state *s, u64 saoff)
 	return true;
 }
 
-static int ml_row(void *arg, const struct dwarf_line_row *r)
+static int ml_row(void *arg, const struct lineloc_dwarf_row *r)
 {
 	struct ml_state *s = arg;
-	struct linetab_row row;
+	struct lineloc_row row;
 	u64 off;
 	u32 id;
 	int err;
@@ -509,7 +512,7 @@ static int ml_row(void *arg, const struct dwarf_line_row *r)
 	if (!s->seq_open) {
 		s->seq_open = true;
 		s->seq_bad = false;
-		s->region = MODLINES_NONE;
+		s->region = LINELOC_MOD_NONE;
 		s->saoff = ~(u64)0;
 		s->sec = NULL;
 		s->have_pend = false;
@@ -572,15 +575,15 @@ next:
 static int ml_reloc(void *arg, u64 off, unsigned int size, u64 *value)
 {
 	struct ml_state *s = arg;
-	const struct dwrel *r = s->in->rel;
-	struct dwrel_value v;
+	const struct lineloc_rel *r = s->in->rel;
+	struct lineloc_rel_value v;
 	u64 low = off;
 
 	if (!r)
 		return 0;
-	if (size == 8 && r->big_endian && dwrel_find(r, off, &v))
+	if (size == 8 && r->big_endian && lineloc_rel_find(r, off, &v))
 		low = off + 4;
-	if (dwrel_find(r, low, &v))
+	if (lineloc_rel_find(r, low, &v))
 		return 0;		/* not relocated: the value is final */
 	if (v.size == size) {
 		*value = v.value;
@@ -595,20 +598,20 @@ static int ml_reloc(void *arg, u64 off, unsigned int size, u64 *value)
 /* Each line program in turn: @fn on its parsed header. */
 static int ml_each_unit(struct ml_state *s,
 			int (*fn)(struct ml_state *s,
-				  const struct dwarf_line_unit *u))
+				  const struct lineloc_dwarf_unit *u))
 {
-	struct dwarf_line_ctx *dl = &s->in->dl;
-	struct dwarf_line_unit u;
+	struct lineloc_dwarf_ctx *dl = &s->in->dl;
+	struct lineloc_dwarf_unit u;
 	u64 off = 0;
 	int err;
 
 	while (off < dl->line_size) {
-		err = dwarf_line_parse_header(dl, off, &u);
+		err = lineloc_dwarf_parse_header(dl, off, &u);
 		if (err) {
 			s->out->dwarf_err = err;
 			s->out->err_off = dl->err_off;
 			s->out->err_val = dl->err_val;
-			return -MODLINES_E_DWARF;
+			return -LINELOC_MOD_E_DWARF;
 		}
 		err = fn(s, &u);
 		ml_unit_free(s);
@@ -627,15 +630,15 @@ static int ml_each_unit(struct ml_state *s,
  * nothing.
  */
 static const char *ml_dir_base(const struct ml_state *s,
-			       const struct dwarf_line_unit *u, u64 i)
+			       const struct lineloc_dwarf_unit *u, u64 i)
 {
 	return u->version >= 5 && i && s->dirs[0] && s->dirs[i] &&
 	       s->dirs[i][0] != '/' ? s->dirs[0] : NULL;
 }
 
-static int ml_roots(struct ml_state *s, const struct dwarf_line_unit *u)
+static int ml_roots(struct ml_state *s, const struct lineloc_dwarf_unit *u)
 {
-	char *dir = s->tmp + MODLINES_PATH_MAX / 2;
+	char *dir = s->tmp + LINELOC_PATH_MAX / 2;
 	u64 i;
 	int err = ml_unit_tables(s, u, false);
 
@@ -644,7 +647,7 @@ static int ml_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 	for (i = 0; i < s->idirs; i++) {
 		const char *comp = ml_dir_base(s, u, i);
 
-		if (!ml_join(dir, MODLINES_PATH_MAX / 2 - 1, comp,
+		if (!ml_join(dir, LINELOC_PATH_MAX / 2 - 1, comp,
 			     s->dirs[i], NULL))
 			ml_learn_root(s, dir);
 	}
@@ -656,7 +659,7 @@ static int ml_roots(struct ml_state *s, const struct dwarf_line_unit *u)
  * no root yet is a root (assembler units list no header to learn the root
  * from).  DWARF 5 directories are relative to directory 0.
  */
-static int ml_arch_roots(struct ml_state *s, const struct dwarf_line_unit *u)
+static int ml_arch_roots(struct ml_state *s, const struct lineloc_dwarf_unit *u)
 {
 	u64 i;
 	int err = ml_unit_tables(s, u, false);
@@ -669,9 +672,9 @@ static int ml_arch_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 		size_t k, n;
 
 		if (!s->dirs[i] ||
-		    ml_join(p, MODLINES_PATH_MAX, comp, s->dirs[i], NULL))
+		    ml_join(p, LINELOC_PATH_MAX, comp, s->dirs[i], NULL))
 			continue;
-		modlines_normalize(p);
+		lineloc_normalize(p);
 		n = ml_strlen(p);
 		if (p[0] != '/')
 			continue;
@@ -688,10 +691,10 @@ static int ml_arch_roots(struct ml_state *s, const struct dwarf_line_unit *u)
 	return 0;
 }
 
-static int ml_decode(struct ml_state *s, const struct dwarf_line_unit *u)
+static int ml_decode(struct ml_state *s, const struct lineloc_dwarf_unit *u)
 {
-	static const struct dwarf_line_ops ops = { .row = ml_row };
-	struct dwarf_line_ctx *dl = &s->in->dl;
+	static const struct lineloc_dwarf_ops ops = { .row = ml_row };
+	struct lineloc_dwarf_ctx *dl = &s->in->dl;
 	int err = ml_unit_tables(s, u, true);
 
 	if (err)
@@ -699,8 +702,8 @@ static int ml_decode(struct ml_state *s, const struct dwarf_line_unit *u)
 	s->unit = u;
 	s->seq_open = false;
 	s->out->units++;
-	err = dwarf_line_run(dl, u, &ops, s);
-	if (err == -DWL_E_CALLBACK) {
+	err = lineloc_dwarf_run(dl, u, &ops, s);
+	if (err == -LINELOC_DW_E_CALLBACK) {
 		s->out->err_off = dl->err_off;
 		return -(int)dl->err_val;
 	}
@@ -708,7 +711,7 @@ static int ml_decode(struct ml_state *s, const struct dwarf_line_unit *u)
 		s->out->dwarf_err = err;
 		s->out->err_off = dl->err_off;
 		s->out->err_val = dl->err_val;
-		return -MODLINES_E_DWARF;
+		return -LINELOC_MOD_E_DWARF;
 	}
 	/* A sequence with no end is not kept. */
 	if (s->seq_open && !s->seq_bad)
@@ -725,21 +728,21 @@ static int ml_encode(struct ml_state *s)
 
 	paths = ml_alloc(s->mem, s->npaths * sizeof(*paths));
 	if (!paths)
-		return -MODLINES_E_NOMEM;
+		return -LINELOC_MOD_E_NOMEM;
 	for (i = 0; i < s->npaths; i++)
 		paths[i] = s->arena + s->poff[i];
 	for (k = 0; k < 2 && !err; k++) {
-		struct linetab_stats st;
+		struct lineloc_stats st;
 
 		if (!s->rows[k].n)
 			continue;
-		err = linetab_encode(s->rows[k].r, s->rows[k].n, paths,
+		err = lineloc_encode(s->rows[k].r, s->rows[k].n, paths,
 				     s->npaths, s->in->block_rows, s->mem,
 				     &s->out->tab[k], &s->out->size[k], &st);
 		if (err) {
 			s->out->err_val = (u64)-err;
-			err = err == -LINETAB_ENC_NOMEM ? -MODLINES_E_NOMEM :
-			      -MODLINES_E_ENCODE;
+			err = err == -LINELOC_ENC_NOMEM ? -LINELOC_MOD_E_NOMEM :
+			      -LINELOC_MOD_E_ENCODE;
 		}
 		s->out->rows[k] = (u32)s->rows[k].n;
 		s->out->fixed[k] = err ? 0 : st.header + st.codes;
@@ -749,23 +752,23 @@ static int ml_encode(struct ml_state *s)
 }
 
 /**
- * modlines_build() - build a module's line tables
+ * lineloc_mod_build() - build a module's line tables
  * @in: the sections and where their rows go
  * @out: the tables; zeroed first
  *
- * Return: 0, or a negative MODLINES_E_* code with the place in @out
+ * Return: 0, or a negative LINELOC_MOD_E_* code with the place in @out
  * (nothing is then allocated).
  */
-int modlines_build(struct modlines_in *in, struct modlines_out *out)
+int lineloc_mod_build(struct lineloc_mod_in *in, struct lineloc_mod_out *out)
 {
 	struct ml_state *s;
 	u64 room;
 	int err, k;
 
-	*out = (struct modlines_out){ 0 };
+	*out = (struct lineloc_mod_out){ 0 };
 	s = ml_alloc(in->mem, sizeof(*s));
 	if (!s)
-		return -MODLINES_E_NOMEM;
+		return -LINELOC_MOD_E_NOMEM;
 	*s = (struct ml_state){ 0 };
 	s->in = in;
 	s->out = out;
@@ -786,7 +789,7 @@ int modlines_build(struct modlines_in *in, struct modlines_out *out)
 	if (!err)
 		err = ml_encode(s);
 	if (err)
-		modlines_free(in->mem, out);
+		lineloc_mod_free(in->mem, out);
 	in->dl.reloc = NULL;
 	ml_unit_free(s);
 	for (k = 0; k < 2; k++)
@@ -797,7 +800,8 @@ int modlines_build(struct modlines_in *in, struct modlines_out *out)
 	return err;
 }
 
-void modlines_free(const struct linetab_alloc *mem, struct modlines_out *out)
+void lineloc_mod_free(const struct lineloc_alloc *mem,
+		      struct lineloc_mod_out *out)
 {
 	int k;
 
@@ -809,24 +813,24 @@ void modlines_free(const struct linetab_alloc *mem, struct modlines_out *out)
 }
 
 /**
- * modlines_strerror() - what went wrong, in words
- * @err: a negative MODLINES_E_* code
+ * lineloc_mod_strerror() - what went wrong, in words
+ * @err: a negative LINELOC_MOD_E_* code
  * @out: the build's output: a malformed program names the decoder's error
  */
-const char *modlines_strerror(int err, const struct modlines_out *out)
+const char *lineloc_mod_strerror(int err, const struct lineloc_mod_out *out)
 {
-	static const char *const msg[MODLINES_E_MAX] = {
-		[MODLINES_E_NOMEM] = "out of memory",
-		[MODLINES_E_DWARF] = "malformed line program",
-		[MODLINES_E_PATH] = "path too long",
-		[MODLINES_E_LIMIT] = "more rows or paths than the section holds",
-		[MODLINES_E_ENCODE] = "line table encoder failed",
+	static const char *const msg[LINELOC_MOD_E_MAX] = {
+		[LINELOC_MOD_E_NOMEM] = "out of memory",
+		[LINELOC_MOD_E_DWARF] = "malformed line program",
+		[LINELOC_MOD_E_PATH] = "path too long",
+		[LINELOC_MOD_E_LIMIT] = "more rows or paths than the section holds",
+		[LINELOC_MOD_E_ENCODE] = "line table encoder failed",
 	};
 
 	if (err < 0)
 		err = -err;
-	if (err == MODLINES_E_DWARF && out && out->dwarf_err)
-		return dwarf_line_strerror(out->dwarf_err);
-	return err > 0 && err < MODLINES_E_MAX && msg[err] ? msg[err] :
+	if (err == LINELOC_MOD_E_DWARF && out && out->dwarf_err)
+		return lineloc_dwarf_strerror(out->dwarf_err);
+	return err > 0 && err < LINELOC_MOD_E_MAX && msg[err] ? msg[err] :
 	       "unknown error";
 }

@@ -24,8 +24,8 @@
  * No libc, no global state; memory from the caller's allocator, bounded by
  * the sizes of the sections.
  */
-#ifndef MODLINES_H
-#define MODLINES_H
+#ifndef LINELOC_MODLINES_H
+#define LINELOC_MODLINES_H
 
 #include "ktypes.h"
 #include "dwarf_line.h"
@@ -34,50 +34,50 @@
 
 /* Where a section's rows go. */
 enum {
-	MODLINES_NONE,		/* dropped: not text that stays loaded */
-	MODLINES_CORE,		/* the core text */
-	MODLINES_INIT,		/* the init text */
+	LINELOC_MOD_NONE,		/* dropped: not text that stays loaded */
+	LINELOC_MOD_CORE,		/* the core text */
+	LINELOC_MOD_INIT,		/* the init text */
 };
 
-#define MODLINES_PATH_MAX	4096	/* longest path taken */
-#define MODLINES_ROOTS		8	/* roots of the kernel tree stripped */
-#define MODLINES_ROOT_MAX	512	/* longest root */
+#define LINELOC_PATH_MAX	4096	/* longest path taken */
+#define LINELOC_ROOTS		8	/* roots of the kernel tree stripped */
+#define LINELOC_ROOT_MAX	512	/* longest root */
 
 /**
- * struct modlines_sec - a section of the object, by section index
- * @region: MODLINES_CORE, MODLINES_INIT or MODLINES_NONE
+ * struct lineloc_mod_sec - a section of the object, by section index
+ * @region: LINELOC_MOD_CORE, LINELOC_MOD_INIT or LINELOC_MOD_NONE
  * @base: offset of the section's start from its region's start
  * @size: the section's size
  */
-struct modlines_sec {
+struct lineloc_mod_sec {
 	u8 region;
 	u64 base;
 	u64 size;
 };
 
 /**
- * struct modlines_in - what modlines_build() reads
+ * struct lineloc_mod_in - what lineloc_mod_build() reads
  * @dl: .debug_line, .debug_line_str, .debug_str and the byte order (its
- *	@reloc is set by modlines_build())
- * @rel: the checked relocations of .debug_line (dwrel_check()), or NULL
+ *	@reloc is set by lineloc_mod_build())
+ * @rel: the checked relocations of .debug_line (lineloc_rel_check()), or NULL
  * @secs: one entry per section index, @nsecs of them
  * @mem: the allocator, of the work space and of the tables
  * @block_rows: rows per block of the tables
  * @resched: NULL, or called between line programs (the kernel reschedules)
  */
-struct modlines_in {
-	struct dwarf_line_ctx dl;
-	const struct dwrel *rel;
-	const struct modlines_sec *secs;
+struct lineloc_mod_in {
+	struct lineloc_dwarf_ctx dl;
+	const struct lineloc_rel *rel;
+	const struct lineloc_mod_sec *secs;
 	u32 nsecs;
-	const struct linetab_alloc *mem;
+	const struct lineloc_alloc *mem;
 	u32 block_rows;
 	void (*resched)(void);
 };
 
 /**
- * struct modlines_out - the tables, and what was kept
- * @tab: the core and init tables (index MODLINES_CORE - 1, INIT - 1), or
+ * struct lineloc_mod_out - the tables, and what was kept
+ * @tab: the core and init tables (index LINELOC_MOD_CORE - 1, INIT - 1), or
  *	NULL where no row was kept; free them with @mem
  * @size: their sizes
  * @rows: rows given to the encoder for each
@@ -89,9 +89,9 @@ struct modlines_in {
  *	loaded text, or a row outside their section
  * @err_off: on error, the .debug_line offset where it was found
  * @err_val: on error, the offending value
- * @dwarf_err: with MODLINES_E_DWARF, the decoder's error (DWL_E_*)
+ * @dwarf_err: with LINELOC_MOD_E_DWARF, the decoder's error (LINELOC_DW_E_*)
  */
-struct modlines_out {
+struct lineloc_mod_out {
 	u8 *tab[2];
 	size_t size[2];
 	u32 rows[2];
@@ -105,18 +105,19 @@ struct modlines_out {
 };
 
 enum {
-	MODLINES_E_NOMEM = 1,
-	MODLINES_E_DWARF,	/* the line program is malformed (dl.err_*) */
-	MODLINES_E_PATH,	/* a path longer than MODLINES_PATH_MAX */
-	MODLINES_E_LIMIT,	/* more rows or path bytes than the sizes allow */
-	MODLINES_E_ENCODE,	/* the encoder refused (err_val) */
-	MODLINES_E_MAX
+	LINELOC_MOD_E_NOMEM = 1,
+	LINELOC_MOD_E_DWARF,	/* the line program is malformed (dl.err_*) */
+	LINELOC_MOD_E_PATH,	/* a path longer than LINELOC_PATH_MAX */
+	LINELOC_MOD_E_LIMIT,	/* more rows or path bytes than the sizes allow */
+	LINELOC_MOD_E_ENCODE,	/* the encoder refused (err_val) */
+	LINELOC_MOD_E_MAX
 };
 
-int modlines_build(struct modlines_in *in, struct modlines_out *out);
-void modlines_free(const struct linetab_alloc *mem, struct modlines_out *out);
-const char *modlines_strerror(int err, const struct modlines_out *out);
-void modlines_normalize(char *path);
-bool modlines_host_include(const char *root, size_t n);
+int lineloc_mod_build(struct lineloc_mod_in *in, struct lineloc_mod_out *out);
+void lineloc_mod_free(const struct lineloc_alloc *mem,
+		      struct lineloc_mod_out *out);
+const char *lineloc_mod_strerror(int err, const struct lineloc_mod_out *out);
+void lineloc_normalize(char *path);
+bool lineloc_host_include(const char *root, size_t n);
 
-#endif /* MODLINES_H */
+#endif /* LINELOC_MODLINES_H */

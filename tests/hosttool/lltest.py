@@ -2518,11 +2518,11 @@ def probe(exe, tab, offs):
 def test_damaged_tables(work):
     """A real compact table (hosttool/linetab, 4 rows a block, from
     lineloc's rows of a gcc-built program), damaged in one precise way per
-    case; linetab_check_header() and linetab_lookup() must return exactly
-    the documented code: LINETAB_E_HEADER (2), _CODE (3), _DATA (4), each
+    case; lineloc_check_header() and lineloc_lookup() must return exactly
+    the documented code: LINELOC_E_HEADER (2), _CODE (3), _DATA (4), each
     once from the check and once from a lookup that the check lets
     through."""
-    print('== damaged compact tables: each LINETAB_E_* code', flush=True)
+    print('== damaged compact tables: each LINELOC_E_* code', flush=True)
     lt = os.path.join(TOP, 'hosttool', 'linetab')
     # as linetab.sh: make test-hosttool builds lineloc, not linetab
     rc, _, err = run(['make', '-s', '-f', 'hosttool/hosttool.mk',
@@ -2564,7 +2564,7 @@ def test_damaged_tables(work):
            'entries, %d blocks)' % (H[2], H[4]), '%r %r, want %r' %
            (chk, res, want))
     E_HEADER, E_CODE, E_DATA = -2, -3, -4
-    # header words (enum LINETAB_H_* in linetab.h)
+    # header words (enum LINELOC_H_* in linetab.h)
     (SIZE, CODES, LUT_OFF, LONG_OFF, SUPER_OFF, INDEX_OFF, DATA_SIZE,
      NFILES, NDIRS, FILES_OFF) = 1, 5, 6, 7, 9, 10, 12, 13, 14, 15
     lut_bits = H[CODES] >> 16

@@ -5,9 +5,9 @@
  *
  *   ltprobe TABLE [OFF...]
  *
- * Prints "check R" (linetab_check_header()), then per hex OFF
+ * Prints "check R" (lineloc_check_header()), then per hex OFF
  * "lookup OFF R" and, when R is 0, " DIRNAME:LINE"; R is the decoder's
- * return value as is (0, 1 for LINETAB_UNKNOWN, or -LINETAB_E_*).
+ * return value as is (0, 1 for LINELOC_UNKNOWN, or -LINELOC_E_*).
  * Exit status 0 unless the file cannot be read or an argument is bad.
  */
 #include <stdio.h>
@@ -17,7 +17,7 @@
 
 int main(int argc, char **argv)
 {
-	struct linetab_loc loc;
+	struct lineloc_loc loc;
 	size_t cap = 1 << 16, n = 0, got;
 	unsigned char *t;
 	FILE *f;
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fclose(f);
-	printf("check %d\n", linetab_check_header(t, n));
+	printf("check %d\n", lineloc_check_header(t, n));
 	for (i = 2; i < argc; i++) {
 		char *end;
 		unsigned long off = strtoul(argv[i], &end, 16);
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ltprobe: bad offset %s\n", argv[i]);
 			return 2;
 		}
-		ret = linetab_lookup(t, n, (u32)off, &loc);
+		ret = lineloc_lookup(t, n, (u32)off, &loc);
 		printf("lookup %lx %d", off, ret);
 		if (!ret)
 			printf(" %.*s%.*s:%u", (int)loc.dir_len, loc.dir,

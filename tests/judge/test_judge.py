@@ -230,7 +230,7 @@ Disassembly of section .text:
 0000000000000000 <lt_block.constprop.0>:
    0:\tret
 
-0000000000000010 <linetab_lookup>:
+0000000000000010 <lineloc_lookup>:
   10:\tcall   0 <lt_block.constprop.0>
   15:\tret
 
@@ -240,7 +240,7 @@ Disassembly of section .text:
   25:\tret
 
 0000000000000030 <kallsyms_line_with>:
-  30:\tcall   10 <linetab_lookup>
+  30:\tcall   10 <lineloc_lookup>
   35:\tcall   *%r13
   38:\tcall   3d <kallsyms_line_with+0xd>
 \t\t\t39: R_X86_64_PLT32\tmodule_line_loc-0x4
@@ -270,7 +270,7 @@ STACK_SU = {
     'kernel/kallsyms.o': 'kallsyms.c:560:5:sprint_backtrace\t16\tstatic\n'
                          'kallsyms.c:678:12:kallsyms_line_loc_snprint\t0\tstatic\n',
     'kernel/kallsyms_lines.o': 'linetab_dec.c:266:12:lt_block.constprop\t408\tstatic\n'
-                               'linetab_dec.c:476:5:linetab_lookup\t192\tdynamic,bounded\n'
+                               'linetab_dec.c:476:5:lineloc_lookup\t192\tdynamic,bounded\n'
                                'kallsyms_lines.c:174:12:kallsyms_line_snprint_fn\t64\tstatic\n'
                                'kallsyms_lines.c:80:12:kallsyms_line_with\t80\tstatic\n'
                                'kallsyms_lines.c:216:5:kallsyms_line_loc_snprint\t24\tstatic\n',
@@ -320,9 +320,9 @@ def stack_usage_cases():
            'stack: the command writes to the temporary folder only: %s' % ' '.join(argv))
     r = stack_cases()
     want = {'vmlinux': ['vsnprintf', 'pointer', 'symbol_string', 'kallsyms_line_loc_snprint',
-                        'kallsyms_line_with', 'linetab_lookup', 'lt_block.constprop.0'],
+                        'kallsyms_line_with', 'lineloc_lookup', 'lt_block.constprop.0'],
             'module': ['vsnprintf', 'pointer', 'symbol_string', 'kallsyms_line_loc_snprint',
-                       'kallsyms_line_with', 'module_line_loc', 'linetab_lookup',
+                       'kallsyms_line_with', 'module_line_loc', 'lineloc_lookup',
                        'lt_block.constprop.0']}
     for k, total in (('vmlinux', 72 + 728 + 24 + 80 + 192 + 408),
                      ('module', 72 + 728 + 24 + 80 + 80 + 192 + 408)):
@@ -334,7 +334,7 @@ def stack_usage_cases():
     # the callback's chain (indirect call, nested vsnprintf, not pointer)
     # is shallower here: 72+728+24+80+64+88+72+96
     result(r['bytes'] == 1584 and r['module']['lookup'] == 784 and
-           r['symbol']['bytes'] == 72 + 728 + 16 and r['bounded_on_path'] == ['linetab_lookup']
+           r['symbol']['bytes'] == 72 + 728 + 16 and r['bounded_on_path'] == ['lineloc_lookup']
            and 'strlen' in r['external'],
            'stack: deepest %d, below symbol_string %d, symbol part %d, external %s' % (
                r['bytes'], r['module']['lookup'], r['symbol']['bytes'], r['external']))

@@ -171,7 +171,7 @@ FAULTS = [
                'contents */\n\t\taddend = rd(r, r->target + off, '
                '(unsigned int)size);\n',
         'new': '\tif (!r->rela) {\t/* REL: the addend is the field\'s '
-               'contents */\n\t\tstruct dwrel le = *r;\n\n'
+               'contents */\n\t\tstruct lineloc_rel le = *r;\n\n'
                '\t\tle.big_endian = false;\n'
                '\t\taddend = rd(&le, r->target + off, (unsigned int)size);\n'
                '\t}\n',
@@ -179,11 +179,11 @@ FAULTS = [
     },
     {
         'name': 'linetab-code-error-as-data',
-        'what': 'a damaged prefix code reported as LINETAB_E_DATA, not '
-                'LINETAB_E_CODE',
+        'what': 'a damaged prefix code reported as LINELOC_E_DATA, not '
+                'LINELOC_E_CODE',
         'file': 'hosttool/lib/linetab_dec.c',
-        'old': '\t\t\tb->err = -LINETAB_E_CODE;\n',
-        'new': '\t\t\tb->err = -LINETAB_E_DATA;\n',
+        'old': '\t\t\tb->err = -LINELOC_E_CODE;\n',
+        'new': '\t\t\tb->err = -LINELOC_E_DATA;\n',
         'checks': ['oracles'],
     },
     # The path rule (issue 26 item 6): paths compared whole, by the
@@ -202,10 +202,10 @@ FAULTS = [
         'what': 'the module loader drops the directory: a file name alone '
                 '(what a compare by file name lets through)',
         'file': 'hosttool/lib/modlines.c',
-        'old': '\tif (ml_join(s->tmp, MODLINES_PATH_MAX, comp, dir, '
+        'old': '\tif (ml_join(s->tmp, LINELOC_PATH_MAX, comp, dir, '
                's->files[i].name))\n',
         'new': '\tdir = NULL;\n\tcomp = NULL;\n'
-               '\tif (ml_join(s->tmp, MODLINES_PATH_MAX, comp, dir, '
+               '\tif (ml_join(s->tmp, LINELOC_PATH_MAX, comp, dir, '
                's->files[i].name))\n',
         'checks': ['generated-quick', 'oracles'],
     },
@@ -316,8 +316,8 @@ FAULTS = [
         'arch': 'x86_64',
         'config': 'on',
         'file': 'kernel/module/lines.c',
-        'old': ('\t\t\tmod->name, out.err_off, modlines_strerror(err, &out),\n'),
-        'new': ('\t\t\tmod->name, 0ULL, modlines_strerror(err, &out),\n'),
+        'old': ('\t\t\tmod->name, out.err_off, lineloc_mod_strerror(err, &out),\n'),
+        'new': ('\t\t\tmod->name, 0ULL, lineloc_mod_strerror(err, &out),\n'),
         'checks': ['module variants: * load as specified*'],
     },
     {
