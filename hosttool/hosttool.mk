@@ -8,19 +8,25 @@ HT_HOSTCC	?= gcc
 HT_I686_CC	?= i686-linux-gnu-gcc
 HT_S390X_CC	?= s390x-linux-gnu-gcc
 HT_FUZZ_CC	?= clang-14
-# lib/: shared with the kernel (and the fuzzers), includes nothing
-# host-side; kbuild/: what the kernel build runs, on lib/; the user-facing
-# lineloc (main.c and the others of hosttool/files.tool) on top of both.
-HT_INC		:= -Ihosttool/lib -Ihosttool/kbuild
+# lib/ (the kernel's lib/lineloc/) and include/ (its include/linux/lineloc/):
+# shared with the kernel and the fuzzers, kernel C that includes nothing
+# host-side; kbuild/include/: the kernel helpers they use, for host builds;
+# kbuild/: what the kernel build runs (scripts/lineloc/), on lib/; the
+# user-facing lineloc (main.c and the others of hosttool/files.tool) on top.
+HT_INC		:= -Ihosttool/kbuild/include -Ihosttool/include -Ihosttool/lib \
+		   -Ihosttool/kbuild
+HT_HDRS		:= $(wildcard hosttool/include/linux/lineloc/*.h \
+		     hosttool/kbuild/include/*/*.h hosttool/lib/*.h)
 HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64 $(HT_INC)
 # hosttool/files lists the kernel's copy, one path a line (lib/ and kbuild/,
 # in the tree's scripts/lineloc/): also read by scripts/sync-lineloc.sh,
 # tests/series-check.py and tests/hosttool/lltest.py.  hosttool/files.tool
 # lists the user tool's own files.  kbuild/lineloc.c is the kernel build's
 # main(), main.c the user tool's.
-HT_FILES	:= $(addprefix hosttool/,$(shell grep -hv "^[#]" hosttool/files hosttool/files.tool))
+HT_FILES	:= $(addprefix hosttool/,$(shell awk '!/^\#/ { print $$1 }' hosttool/files hosttool/files.tool))
 HT_SRCS		:= $(filter-out hosttool/kbuild/lineloc.c,$(filter %.c,$(HT_FILES)))
-HT_DEPS		:= $(HT_FILES) hosttool/files hosttool/files.tool hosttool/hosttool.mk
+HT_DEPS		:= $(HT_FILES) $(HT_HDRS) hosttool/files hosttool/files.tool \
+		   hosttool/hosttool.mk
 # the kernel build's lineloc: kbuild/ and the parts of lib/ it runs (the
 # objects of the tree's scripts/lineloc/Makefile)
 HT_KB_SRCS	:= $(filter hosttool/kbuild/%.c,$(HT_FILES)) \
@@ -29,17 +35,15 @@ HT_KB_SRCS	:= $(filter hosttool/kbuild/%.c,$(HT_FILES)) \
 HT_FUZZ		:= hosttool/fuzz/fuzz_dwarf_line
 # hosttool/linetab: compact line tables (issue 10); the decoder is shared
 # with the kernel, the encoder with the module loader later.
-HT_LT_LIB	:= hosttool/lib/linetab_enc.c hosttool/lib/linetab_dec.c
-HT_LT_DEPS	:= $(HT_LT_LIB) hosttool/lib/linetab.h hosttool/lib/linetab_model.h \
-		   hosttool/hosttool.mk
+HT_LT_LIB	:= hosttool/lib/linetab_enc.c hosttool/lib/linetab_dec.c \
+		   hosttool/kbuild/util.c
+HT_LT_DEPS	:= $(HT_LT_LIB) $(HT_HDRS) hosttool/hosttool.mk
 HT_FUZZ_LT	:= hosttool/fuzz/fuzz_linetab
 # The module loader's path: relocations, line programs, both tables.
 HT_FUZZ_ML	:= hosttool/fuzz/fuzz_modlines
 HT_ML_SRCS	:= hosttool/lib/dwarf_reloc.c hosttool/lib/modlines.c \
 		   hosttool/lib/dwarf_line.c $(HT_LT_LIB)
-HT_ML_DEPS	:= $(HT_ML_SRCS) hosttool/lib/dwarf_reloc.h hosttool/lib/modlines.h \
-		   hosttool/lib/dwarf_line.h hosttool/lib/dwarf_cursor.h \
-		   hosttool/lib/ktypes.h $(HT_LT_DEPS)
+HT_ML_DEPS	:= $(HT_ML_SRCS) $(HT_LT_DEPS)
 
 # lineloc whole, from its ELF reader on (fuzz_lineloc.c includes the
 # program's sources; the decoders link as they are).  Its static data is
@@ -97,7 +101,7 @@ hosttool/lineloc-i686: $(HT_DEPS)
 # fuzz_linetab: two runs of seed 1 that differed in the environment's size
 # grew different corpora).
 $(HT_FUZZ): hosttool/fuzz/fuzz_dwarf_line.c hosttool/lib/dwarf_line.c \
-		hosttool/lib/dwarf_line.h hosttool/lib/dwarf_cursor.h hosttool/hosttool.mk
+		$(HT_HDRS) hosttool/hosttool.mk
 	$(HT_FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-coverage=stack-depth \

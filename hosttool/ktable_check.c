@@ -14,8 +14,8 @@
 #include "util.h"
 #include "tables.h"
 #include "modes.h"
-#include "linetab.h"
-#include "kernel_lines.h"
+#include <linux/lineloc/table.h>
+#include <linux/lineloc/vmlinux.h>
 #include "ktable.h"
 
 /**

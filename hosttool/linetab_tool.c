@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * linetab - build, measure and check compact line tables (linetab.h)
+ * linetab - build, measure and check compact line tables
+ * (<linux/lineloc/table.h>)
  *
  *   linetab [options] [ROWS]      ROWS: "lineloc --rows" output, - or none
  *                                 for stdin
@@ -37,7 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "linetab.h"
+#include <linux/lineloc/table.h>
+
+#include "util.h"
 
 struct rrow {
 	uint64_t addr;
@@ -53,17 +56,6 @@ static char **paths;
 static size_t npaths, cap_paths;
 static size_t *hash;		/* path index + 1, open addressing */
 static size_t hash_size;
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "linetab: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
 
 static uint64_t hash_str(const char *s, size_t n)
 {

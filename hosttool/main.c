@@ -40,7 +40,7 @@
 #include "tables.h"
 #include "modes.h"
 #include "ktable.h"
-#include "linetab.h"
+#include <linux/lineloc/table.h>
 #include "modtable.h"
 
 static const char usage[] =

@@ -14,7 +14,7 @@
 
 #include "util.h"
 #include "modes.h"
-#include "modlines.h"
+#include <linux/lineloc/module.h>
 #include "modtable.h"
 
 /* Contents of section @name, NULL if none; a compressed one is refused. */

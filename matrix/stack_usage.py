@@ -41,7 +41,7 @@ import sys
 import tempfile
 
 OBJECTS = ['kernel/kallsyms_lines.o', 'kernel/module/lines.o', 'lib/vsprintf.o',
-           'kernel/kallsyms.o']
+           'kernel/kallsyms.o', 'lib/lineloc/linetab_dec.o']
 OPTION = 'CONFIG_KALLSYMS_LINE_LOCATIONS=y'
 ENTRY = 'vsnprintf'             # printk's way into lib/vsprintf.c
 VIA = 'symbol_string'           # the %p[SsB] handling, its 'l' included
@@ -65,7 +65,7 @@ NESTED_POINTER = {'hex_string'}
 # and its part below symbol_string(), which the series adds.
 BOUND = 2048
 LOOKUP_BOUND = 1024
-LOOKUP_SOURCES = ['kernel/kallsyms_lines.c', 'scripts/lineloc/linetab_dec.c',
+LOOKUP_SOURCES = ['kernel/kallsyms_lines.c', 'lib/lineloc/linetab_dec.c',
                   'kernel/module/lines.c']
 
 

@@ -1,12 +1,14 @@
 #!/bin/bash
-# sync-lineloc.sh TREE: hosttool/ is the one source of lineloc; copy the
-# files hosttool/files lists (lib/ and kbuild/) flat into TREE's
-# scripts/lineloc/, fold each change into the series' commit whose subject
-# the list gives for the file ("# SUBJECT" lines), and export the series
-# again.  A file there that the list no longer names is removed (in the
-# commit of the Makefile, the last).  scripts/lineloc/Makefile is the
-# kernel's own: it must build every kbuild/ .c of the list (a warning says
-# which it misses).
+# sync-lineloc.sh TREE: hosttool/ is the one source of lineloc; copy each
+# file hosttool/files lists ("HOSTTOOL-PATH TREE-PATH") to its place in
+# TREE (lib/lineloc/, include/linux/lineloc/, scripts/lineloc/), fold each
+# change into the series' commit whose subject the list gives for the file
+# ("# SUBJECT" lines), and export the series again.  A file in those
+# folders that the list no longer names is removed from the commit that
+# added it, except the kernel's own: Makefiles, .gitignore and
+# scripts/lineloc's lib_*.c, which build lib/lineloc/ for the host.
+# scripts/lineloc/Makefile must build every kbuild/ .c of the list (a
+# warning says which it misses).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$(realpath "$1")
@@ -15,6 +17,7 @@ if ! git diff --quiet || ! git diff --cached --quiet; then
 	echo "sync-lineloc: $tree has uncommitted changes" >&2
 	exit 1
 fi
+dirs="lib/lineloc include/linux/lineloc scripts/lineloc"
 # commit_of SUBJECT: the series' commit with that subject
 commit_of() {
 	local c
@@ -25,7 +28,7 @@ commit_of() {
 	[ -n "$c" ] || { echo "sync-lineloc: no commit '$1' in $tree" >&2; exit 1; }
 	echo "$c"
 }
-keep=" Makefile .gitignore "
+keep=" "
 subject=''
 files=()
 changed=0
@@ -39,39 +42,46 @@ flush() {
 	fi
 	files=()
 }
-while IFS= read -r l; do
-	case $l in
-	'# '*)	s=${l#\# }
-		# a subject line: "scripts: ..." or "scripts/lineloc: ..."
+while read -r src dst; do
+	case $src in
+	'#')	s=$dst
+		# a subject line: "scripts: ...", "scripts/lineloc: ...",
+		# "lib/lineloc: ..."
 		case $s in
-		scripts*:*) flush; subject=$s ;;
+		scripts*:*|lib/lineloc:*) flush; subject=$s ;;
 		esac ;;
 	'#'*|'') ;;
-	*)	cp "$top/hosttool/$l" "scripts/lineloc/${l##*/}"
-		files+=("scripts/lineloc/${l##*/}")
-		keep="$keep${l##*/} " ;;
+	*)	[ -n "$dst" ] || { echo "sync-lineloc: $src: no place in the tree" >&2; exit 1; }
+		mkdir -p "$(dirname "$dst")"
+		cp "$top/hosttool/$src" "$dst"
+		files+=("$dst")
+		keep="$keep$dst " ;;
 	esac
 done < "$top/hosttool/files"
 flush
-last=$subject
-for f in scripts/lineloc/*; do
-	case $keep in
-	*" ${f##*/} "*) ;;
-	*) git rm -q -f "$f" ;;
-	esac
-done
-if ! git diff --cached --quiet; then
-	git commit -q --fixup="$(commit_of "$last")"
-	changed=1
-fi
-while IFS= read -r f; do
+# A file no longer listed goes from the commit that added it (each file
+# is added and changed by one commit only).
+# shellcheck disable=SC2086
+for f in $(git ls-files -- $dirs); do
 	case $f in
-	kbuild/*.c) b=${f##*/}; grep -qw "${b%.c}\.o" scripts/lineloc/Makefile ||
+	*/Makefile|*/.gitignore|scripts/lineloc/lib_*.c) continue ;;
+	esac
+	case $keep in
+	*" $f "*) continue ;;
+	esac
+	add=$(git log --format=%H --diff-filter=A pristine..HEAD -- "$f" | tail -1)
+	git rm -q -f "$f"
+	git commit -q --fixup="$add"
+	changed=1
+done
+while read -r src dst; do
+	case $src in
+	kbuild/*.c) b=${dst##*/}; grep -qw "${b%.c}\.o" scripts/lineloc/Makefile ||
 		echo "sync-lineloc: warning: scripts/lineloc/Makefile does not build $b" >&2 ;;
 	esac
 done < "$top/hosttool/files"
 if [ "$changed" = 0 ]; then
-	echo "sync-lineloc: scripts/lineloc already matches hosttool/"
+	echo "sync-lineloc: the tree already matches hosttool/"
 	exit 0
 fi
 GIT_SEQUENCE_EDITOR=: git rebase -q -i --autosquash pristine

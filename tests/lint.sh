@@ -125,21 +125,28 @@ if [ -n "$readme_cmds" ] && [ "$(wc -l <<< "$readme_cmds")" -eq 2 ] && [ "$readm
 else
 	bad ".ci/run does not run README's two commands as README prints them (README: '$readme_cmds'; .ci/run: '$ci_cmds')"
 fi
-# hosttool's layers: lib/ (shared with the kernel) includes only lib/'s
-# own headers, kbuild/ (what the kernel build runs) only lib/'s and its
-# own; the user tool, on top, anything.  Quoted includes name files of
-# the same folder (the compiler's -I gives the other).
+# hosttool's layers: lib/ and include/ (the kernel's lib/lineloc/ and
+# include/linux/lineloc/) are kernel C: quoted includes only of lib/'s own
+# headers, angle includes only of <linux/...> and <asm/...> headers that
+# kbuild/include/ gives host builds (or <linux/lineloc/...>); kbuild/ (what
+# the kernel build runs) quotes only lib/'s headers and its own; the user
+# tool, on top, anything.
 layer_bad=
-for f in hosttool/lib/*.[ch] hosttool/kbuild/*.[ch]; do
+for f in hosttool/lib/*.[ch] hosttool/include/linux/lineloc/*.h hosttool/kbuild/*.[ch]; do
 	dir=${f%/*}
 	while read -r inc; do
-		if [ -e "$dir/$inc" ]; then continue; fi
+		if [ -e "$dir/$inc" ] && [ "$dir" != hosttool/include/linux/lineloc ]; then continue; fi
 		if [ "$dir" = hosttool/kbuild ] && [ -e "hosttool/lib/$inc" ]; then continue; fi
-		layer_bad="$layer_bad $f:$inc"
+		layer_bad="$layer_bad $f:\"$inc\""
 	done < <(sed -nE 's/^#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/p' "$f")
+	case $dir in hosttool/kbuild) continue ;; esac
+	while read -r inc; do
+		if [ -e "hosttool/kbuild/include/$inc" ] || [ -e "hosttool/include/$inc" ]; then continue; fi
+		layer_bad="$layer_bad $f:<$inc>"
+	done < <(sed -nE 's/^#[[:space:]]*include[[:space:]]+<([^>]+)>.*/\1/p' "$f")
 done
 if [ -z "$layer_bad" ]; then
-	ok "hosttool's layers: lib/ includes only lib/, kbuild/ only lib/ and kbuild/"
+	ok "hosttool's layers: lib/ and include/ are kernel C on kernel headers, kbuild/ quotes only lib/ and kbuild/"
 else
 	bad "hosttool's layers: an include against the direction:$layer_bad"
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks of series/ that need no kernel tree:
- - the files that the lineloc patch adds under scripts/lineloc/ are
-   byte-identical to the ones hosttool/files lists (one source: make
-   sync-lineloc), and its scripts/lineloc/Makefile builds every .c of them;
+ - the files that the lineloc patches add (lib/lineloc/,
+   include/linux/lineloc/, scripts/lineloc/) are byte-identical to the
+   ones hosttool/files lists, each at its place (one source: make
+   sync-lineloc), and scripts/lineloc/Makefile builds every kbuild/ .c;
  - checkpatch's findings (given as FILE TYPE lines on stdin, from
    checkpatch --terse --show-types) are no ERROR, and each WARNING or
    CHECK type is named in the patch's notes below its "---" line (git
@@ -48,28 +49,36 @@ def added_files(patch):
 series = os.path.join(top, 'series')
 patches = [l.split()[0] for l in open(os.path.join(series, 'series'))
            if l.strip() and not l.startswith('#')]
-files = [l for l in open(os.path.join(top, 'hosttool', 'files')).read().split('\n')
+# hosttool/files: "HOSTTOOL-PATH TREE-PATH" a line
+files = [l.split() for l in open(os.path.join(top, 'hosttool', 'files')).read().split('\n')
          if l.strip() and not l.startswith('#')]
-# the patches that add scripts/lineloc's files (scripts/lineloc: ... and
-# scripts: add lineloc ...), their files together
-ll = [p for p in patches if re.search(r'-scripts-(lineloc-|add-lineloc)', p)]
+# the patches that add the lineloc files (lib/lineloc: ..., scripts/lineloc:
+# ... and scripts: add lineloc ...), their files together
+ll = [p for p in patches if re.search(r'-(scripts-lineloc|lib-lineloc|scripts-add-lineloc)-', p)]
 if ll:
     new = {}
     for p in ll:
         new.update(added_files(os.path.join(series, p)))
     ll = ['the lineloc patches (%d)' % len(ll)]
-    for f in files:
+    say(all(len(f) == 2 for f in files), 'hosttool/files: a place in the tree for every file')
+    for f, dst in (f for f in files if len(f) == 2):
         ours = open(os.path.join(top, 'hosttool', f)).read()
-        b = os.path.basename(f)
-        say(new.get('scripts/lineloc/' + b) == ours,
-            '%s: scripts/lineloc/%s is hosttool/%s (else: make sync-lineloc)' % (ll[0], b, f))
+        say(new.get(dst) == ours,
+            '%s: %s is hosttool/%s (else: make sync-lineloc)' % (ll[0], dst, f))
     # what the kernel build runs: kbuild/, all of it built by the Makefile
     objs = re.findall(r'[\w-]+\.o\b', new.get('scripts/lineloc/Makefile', ''))
-    for f in files:
+    for f, dst in (f for f in files if len(f) == 2):
         if f.startswith('kbuild/') and f.endswith('.c'):
-            b = os.path.basename(f)
+            b = os.path.basename(dst)
             say(b[:-2] + '.o' in objs,
                 '%s: scripts/lineloc/Makefile builds %s' % (ll[0], b))
+    # lib_X.o: a wrapper that includes lib/lineloc/X.c, one of the list's
+    for o in (o for o in objs if o.startswith('lib_')):
+        src = 'lib/lineloc/%s.c' % o[4:-2]
+        w = new.get('scripts/lineloc/%s.c' % o[:-2], '')
+        say('#include "../../%s"' % src in w and any(d == src for _, d in
+                                                     (f for f in files if len(f) == 2)),
+            '%s: scripts/lineloc/%s.c builds %s for the host' % (ll[0], o[:-2], src))
     # and nothing of the user tool's
     tool = open(os.path.join(top, 'hosttool', 'files.tool')).read().split()
     for f in tool:

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../lib/dwarf_line.h"
+#include <linux/lineloc/dwarf.h>
 
 static const u8 strs[] = "/src\0dir\0file.c\0\0x";
 

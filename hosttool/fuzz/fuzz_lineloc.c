@@ -156,7 +156,7 @@ static FILE *fz_stderr;
 #define exit(s) fz_exit(s)
 #define open fz_open
 /*
- * Object-like: linetab.h's allocator has members named malloc and free,
+ * Object-like: <linux/lineloc/table.h>'s allocator has members named malloc and free,
  * renamed alike everywhere in this unit (the layout is the same).
  */
 #define malloc fz_malloc

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/linetab.h"
+#include <linux/lineloc/table.h>
+
+#include "util.h"
 
 static const char *const paths[] = {
 	"kernel/a.c", "kernel/b.h", "include/linux/c.h", "d.S",

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/modlines.h"
+#include <linux/lineloc/module.h>
 
 static const u16 machines[4] = {
 	LINELOC_EM_X86_64, LINELOC_EM_386, LINELOC_EM_ARM, LINELOC_EM_AARCH64,

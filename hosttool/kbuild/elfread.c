@@ -27,7 +27,7 @@
 
 #include "util.h"
 #include "elfread.h"
-#include "dwarf_reloc.h"
+#include <linux/lineloc/reloc.h>
 
 static uint16_t le16(const uint8_t *p)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ktable.c - vmlinux's compact line tables (linetab.h) for the kernel:
+ * ktable.c - vmlinux's compact line tables (<linux/lineloc/table.h>) for the kernel:
  * --kernel-table writes them for scripts/link-vmlinux.sh, and
  * --check-anchors compares the text layout of two links.  (What reads them
  * back on the host, --table-size, --table-check and --via-table, is the
@@ -20,8 +20,8 @@
 
 #include "util.h"
 #include "tables.h"
-#include "linetab.h"
-#include "kernel_lines.h"
+#include <linux/lineloc/table.h>
+#include <linux/lineloc/vmlinux.h>
 #include "ktable.h"
 
 /* The region that holds @a (an end of sequence may stand at its end). */

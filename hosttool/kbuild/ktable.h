@@ -7,7 +7,7 @@
 
 #include "tables.h"
 #include "rows.h"
-#include "linetab.h"
+#include <linux/lineloc/table.h>
 
 /*
  * Rows per block of the kernel's tables: a lookup decodes one block; on

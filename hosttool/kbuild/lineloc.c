@@ -4,7 +4,7 @@
  *
  *   lineloc [--strip PREFIX]... -o OUT --kernel-table VMLINUX
  *	read VMLINUX's DWARF .debug_line and write its compact line tables,
- *	in their container (kernel_lines.h), to OUT
+ *	in their container (<linux/lineloc/vmlinux.h>), to OUT
  *   lineloc --check-anchors VMLINUX FINAL
  *	fail unless FINAL's text symbols lie where VMLINUX's did
  *

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "modlines.h"
+#include <linux/lineloc/module.h>
 #include "paths.h"
 
 /**

@@ -16,7 +16,7 @@
 
 #include "util.h"
 #include "tables.h"
-#include "modlines.h"
+#include <linux/lineloc/module.h>
 
 static struct unit *cur_unit;
 static struct paths *cur_paths;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dwarf_line.h"
+#include <linux/lineloc/dwarf.h>
 #include "elfread.h"
 #include "paths.h"
 #include "units.h"

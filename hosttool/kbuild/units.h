@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dwarf_line.h"
+#include <linux/lineloc/dwarf.h>
 #include "elfread.h"
 
 #define NO_OFFSET UINT64_MAX

@@ -351,3 +351,19 @@ void out_close(const char *path, int sync)
 		die(NULL, NULL, "write error: %s", strerror(errno));
 	}
 }
+
+static void *libc_alloc(void *arg, size_t size)
+{
+	(void)arg;
+	return malloc(size ? size : 1);
+}
+
+static void libc_free(void *arg, void *ptr)
+{
+	(void)arg;
+	free(ptr);
+}
+
+const struct lineloc_alloc lineloc_libc_alloc = {
+	libc_alloc, libc_free, NULL
+};

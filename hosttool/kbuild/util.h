@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <linux/lineloc/table.h>
+
 /* The program's only globals; main() sets them before any file is read. */
 extern const char *prog;	/* "lineloc", the start of every error line */
 extern const char *in_path;	/* the input file, named by every error */
@@ -32,6 +34,9 @@ void out_hex(uint64_t v);
 void __attribute__((noreturn, format(printf, 3, 4)))
 die(const char *file, const char *where, const char *fmt, ...);
 const char *sec_at(const char *sec, uint64_t off);
+
+/* malloc() and free(), for the table encoder */
+extern const struct lineloc_alloc lineloc_libc_alloc;
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

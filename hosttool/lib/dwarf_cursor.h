@@ -12,7 +12,7 @@
 #ifndef DWARF_CURSOR_H
 #define DWARF_CURSOR_H
 
-#include "dwarf_line.h"
+#include <linux/lineloc/dwarf.h>
 
 /* Attribute forms (DWARF 5, 7.5.6); the line programs use a few of them. */
 #define DW_FORM_addr			0x01

@@ -6,9 +6,9 @@
  * before every read, and one error exit per failure that records where
  * decoding stopped.  Nothing is allocated and nothing outlives a call, so
  * the same file builds into the host tool, its libFuzzer target and the
- * kernel.  See dwarf_line.h for the interface.
+ * kernel.  See <linux/lineloc/dwarf.h> for the interface.
  */
-#include "dwarf_line.h"
+#include <linux/lineloc/dwarf.h>
 #include "dwarf_cursor.h"
 
 #define DW_LNS_copy			0x01

@@ -2,11 +2,12 @@
 /*
  * dwarf_reloc.c - the relocations of a relocatable object's debug section
  *
- * See dwarf_reloc.h.  ELF32 and ELF64 of either byte order; every entry is
+ * See <linux/lineloc/reloc.h>.  ELF32 and ELF64 of either byte order; every entry is
  * checked once by lineloc_rel_check(), after which lineloc_rel_entry() and
  * lineloc_rel_find() only read what was checked.
  */
-#include "dwarf_reloc.h"
+#include <linux/lineloc/reloc.h>
+#include <linux/math64.h>
 
 #define LINELOC_SHN_LORESERVE	0xff00
 
@@ -83,26 +84,6 @@ static u64 ent_size(const struct lineloc_rel *r)
 	return r->rela ? 12 : 8;
 }
 
-/*
- * @n / @d for a small @d, without a 64-bit division (which a 32-bit kernel
- * has no helper for); *@rem gets the remainder.
- */
-static u64 div_small(u64 n, u32 d, u64 *rem)
-{
-	u64 q = 0, r = 0;
-	int i;
-
-	for (i = 63; i >= 0; i--) {
-		r = (r << 1) | ((n >> i) & 1);
-		if (r >= d) {
-			r -= d;
-			q |= (u64)1 << i;
-		}
-	}
-	*rem = r;
-	return q;
-}
-
 static int fail(struct lineloc_rel *r, int err, u64 off, u64 val)
 {
 	r->err_off = off;
@@ -163,16 +144,17 @@ int lineloc_rel_check(struct lineloc_rel *r)
 {
 	u64 esz = ent_size(r), ssz = r->is64 ? 24 : 16, i, n, nsym;
 	u64 next = 0;		/* first offset the next field may use */
-	u64 last = 0, rem;
+	u64 last = 0;
+	u32 rem;
 
 	r->count = 0;
 	/* every machine the resolver knows has a NONE, numbered 0 */
 	if (lineloc_rel_type_size(r->machine, 0) < 0)
 		return fail(r, LINELOC_REL_E_MACHINE, 0, r->machine);
-	n = div_small(r->rel_size, (u32)esz, &rem);
+	n = div_u64_rem(r->rel_size, (u32)esz, &rem);
 	if (rem)
 		return fail(r, LINELOC_REL_E_SHAPE, r->rel_size, esz);
-	nsym = div_small(r->sym_size, (u32)ssz, &rem);
+	nsym = div_u64_rem(r->sym_size, (u32)ssz, &rem);
 	for (i = 0; i < n; i++) {
 		u64 off, symi, addend, value;
 		u32 type, shndx;

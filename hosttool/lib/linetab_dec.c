@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * linetab_dec.c - lookups in a compact line table (see linetab.h)
+ * linetab_dec.c - lookups in a compact line table (<linux/lineloc/table.h>)
  *
  * Shared by the kernel and user space: no allocation, no global state, no
  * libc, no floating point.  Every read is checked against the sizes the
@@ -8,36 +8,15 @@
  * damaged table costs the answer and never a read outside the table; a
  * lookup decodes at most one block.
  */
-#include "linetab.h"
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/lineloc/table.h>
+#include <asm/unaligned.h>
+
 #include "linetab_model.h"
 
 #define LT_LONG		0xffffU		/* decode table: a longer code */
 #define LT_BAD		0xffffffffU	/* lt_long(): no such code */
-
-#ifdef __KERNEL__
-#include <linux/compiler.h>
-#else
-#include <sys/cdefs.h>		/* __always_inline (glibc) */
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
-#endif
-
-static inline u32 lt_get16(const u8 *p)
-{
-	return p[0] | (u32)p[1] << 8;
-}
-
-static inline u32 lt_get32(const u8 *p)
-{
-	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
-}
-
-static inline u64 lt_get_be64(const u8 *p)
-{
-	return (u64)p[0] << 56 | (u64)p[1] << 48 | (u64)p[2] << 40 |
-	       (u64)p[3] << 32 | (u64)p[4] << 24 | (u64)p[5] << 16 |
-	       (u64)p[6] << 8 | p[7];
-}
 
 /* The header and its sections, checked against the table's size. */
 struct lt_tab {
@@ -61,30 +40,30 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	u32 v, lut_off;
 
 	if (!tab || size < LINELOC_HDR_SIZE ||
-	    lt_get32(t) != LINELOC_MAGIC)
+	    get_unaligned_le32(t) != LINELOC_MAGIC)
 		return -LINELOC_E_HEADER;
 	h->t = t;
-	h->size = lt_get32(t + 4 * LINELOC_H_SIZE);
-	h->entries = lt_get32(t + 4 * LINELOC_H_ENTRIES);
-	h->block_rows = lt_get32(t + 4 * LINELOC_H_BLOCK_ROWS);
-	h->nblocks = lt_get32(t + 4 * LINELOC_H_NBLOCKS);
-	v = lt_get32(t + 4 * LINELOC_H_CODES);
+	h->size = get_unaligned_le32(t + 4 * LINELOC_H_SIZE);
+	h->entries = get_unaligned_le32(t + 4 * LINELOC_H_ENTRIES);
+	h->block_rows = get_unaligned_le32(t + 4 * LINELOC_H_BLOCK_ROWS);
+	h->nblocks = get_unaligned_le32(t + 4 * LINELOC_H_NBLOCKS);
+	v = get_unaligned_le32(t + 4 * LINELOC_H_CODES);
 	h->lut_bits = v >> 16;
-	lut_off = lt_get32(t + 4 * LINELOC_H_LUT_OFF);
-	h->long_off = lt_get32(t + 4 * LINELOC_H_LONG_OFF);
-	h->nsuper = lt_get32(t + 4 * LINELOC_H_NSUPER);
-	h->super_off = lt_get32(t + 4 * LINELOC_H_SUPER_OFF);
-	h->index_off = lt_get32(t + 4 * LINELOC_H_INDEX_OFF);
-	h->data_off = lt_get32(t + 4 * LINELOC_H_DATA_OFF);
-	h->data_size = lt_get32(t + 4 * LINELOC_H_DATA_SIZE);
-	h->nfiles = lt_get32(t + 4 * LINELOC_H_NFILES);
-	h->ndirs = lt_get32(t + 4 * LINELOC_H_NDIRS);
-	h->files_off = lt_get32(t + 4 * LINELOC_H_FILES_OFF);
-	h->dirs_off = lt_get32(t + 4 * LINELOC_H_DIRS_OFF);
-	h->str_off = lt_get32(t + 4 * LINELOC_H_STR_OFF);
-	h->str_size = lt_get32(t + 4 * LINELOC_H_STR_SIZE);
-	h->ndict = lt_get32(t + 4 * LINELOC_H_NDICT);
-	h->dict_off = lt_get32(t + 4 * LINELOC_H_DICT_OFF);
+	lut_off = get_unaligned_le32(t + 4 * LINELOC_H_LUT_OFF);
+	h->long_off = get_unaligned_le32(t + 4 * LINELOC_H_LONG_OFF);
+	h->nsuper = get_unaligned_le32(t + 4 * LINELOC_H_NSUPER);
+	h->super_off = get_unaligned_le32(t + 4 * LINELOC_H_SUPER_OFF);
+	h->index_off = get_unaligned_le32(t + 4 * LINELOC_H_INDEX_OFF);
+	h->data_off = get_unaligned_le32(t + 4 * LINELOC_H_DATA_OFF);
+	h->data_size = get_unaligned_le32(t + 4 * LINELOC_H_DATA_SIZE);
+	h->nfiles = get_unaligned_le32(t + 4 * LINELOC_H_NFILES);
+	h->ndirs = get_unaligned_le32(t + 4 * LINELOC_H_NDIRS);
+	h->files_off = get_unaligned_le32(t + 4 * LINELOC_H_FILES_OFF);
+	h->dirs_off = get_unaligned_le32(t + 4 * LINELOC_H_DIRS_OFF);
+	h->str_off = get_unaligned_le32(t + 4 * LINELOC_H_STR_OFF);
+	h->str_size = get_unaligned_le32(t + 4 * LINELOC_H_STR_SIZE);
+	h->ndict = get_unaligned_le32(t + 4 * LINELOC_H_NDICT);
+	h->dict_off = get_unaligned_le32(t + 4 * LINELOC_H_DICT_OFF);
 	if (h->size < LINELOC_HDR_SIZE || h->size > size ||
 	    (v & 0xffff) != LINELOC_NCTX || h->lut_bits < 1 ||
 	    h->lut_bits > LINELOC_MAX_LEN)
@@ -128,7 +107,7 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 {
 	u32 peek = w >> (64 - LINELOC_MAX_LEN), len, code, count, n;
-	u32 pos = lt_get32(h->t + h->long_off + 4 * ctx);
+	u32 pos = get_unaligned_le32(h->t + h->long_off + 4 * ctx);
 	u32 first, index;
 	const u8 *cnt;
 
@@ -138,7 +117,7 @@ static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 	cnt = h->t + pos + 1;
 	if (!lt_fits(h->size, pos + LINELOC_LONG_HDR, n, 1))
 		return LT_BAD;
-	first = lt_get16(cnt + LINELOC_MAX_LEN);
+	first = get_unaligned_le16(cnt + LINELOC_MAX_LEN);
 	index = cnt[LINELOC_MAX_LEN + 2];
 	for (len = h->lut_bits + 1; len <= LINELOC_MAX_LEN; len++) {
 		code = peek >> (LINELOC_MAX_LEN - len);
@@ -167,7 +146,7 @@ struct lt_bits {
 static __always_inline void lt_refill(struct lt_bits *b)
 {
 	if (likely(b->end - b->p >= 8)) {
-		b->w |= lt_get_be64(b->p) >> b->n;
+		b->w |= get_unaligned_be64(b->p) >> b->n;
 		b->p += (63 - b->n) >> 3;
 		b->n |= 56;
 		return;
@@ -194,8 +173,8 @@ static __always_inline u32 lt_take(struct lt_bits *b, u32 n)	/* 1..32 */
 static __always_inline u32 lt_sym(struct lt_bits *b, const struct lt_tab *h,
 				  u32 ctx)
 {
-	u32 e = lt_get16(h->lut + ((ctx << h->lut_bits) +
-				(b->w >> (64 - h->lut_bits))) * 2);
+	u32 i = (ctx << h->lut_bits) + (b->w >> (64 - h->lut_bits));
+	u32 e = get_unaligned_le16(h->lut + i * 2);
 
 	if (unlikely(e == LT_LONG)) {
 		e = lt_long(h, ctx, b->w);
@@ -247,7 +226,7 @@ struct lt_mtf {
 };
 
 #define LT_MTF_ORDER	0xfedcba9876543210ULL	/* position p holds slot p */
-_Static_assert(LINELOC_MTF == 16, "the MTF order is 16 positions of 4 bits");
+static_assert(LINELOC_MTF == 16, "the MTF order is 16 positions of 4 bits");
 
 /*
  * Decode block @blk, bytes @start..@stop of the data, from its first row
@@ -334,8 +313,8 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 						   LT_DICT_K);
 					if (j >= h->ndict)
 						goto bad;
-					m.file = lt_get16(dict + 4 * j);
-					m.line = lt_get16(dict + 4 * j + 2);
+					m.file = get_unaligned_le16(dict + 4 * j);
+					m.line = get_unaligned_le16(dict + 4 * j + 2);
 				}
 				if (m.file >= h->nfiles)
 					goto bad;
@@ -420,17 +399,17 @@ static int lt_path(const struct lt_tab *h, u32 file, struct lineloc_loc *loc)
 
 	if (file >= h->nfiles)
 		return -LINELOC_E_HEADER;
-	at = lt_get32(fs + 4 * (file / LINELOC_FILE_GROUP));
+	at = get_unaligned_le32(fs + 4 * (file / LINELOC_FILE_GROUP));
 	for (i = file - file % LINELOC_FILE_GROUP; i < file; i++)
 		at += len[i];
-	d = lt_get16(dir + 2 * file);
+	d = get_unaligned_le16(dir + 2 * file);
 	if (at + len[file] > h->str_size || d >= h->ndirs)
 		return -LINELOC_E_HEADER;
 	loc->file = file;
 	loc->name = (const char *)h->t + h->str_off + at;
 	loc->name_len = len[file];
-	a = lt_get32(dirs + 4 * d);
-	b = lt_get32(dirs + 4 * (d + 1));
+	a = get_unaligned_le32(dirs + 4 * d);
+	b = get_unaligned_le32(dirs + 4 * (d + 1));
 	if (a > b || b > h->str_size)
 		return -LINELOC_E_HEADER;
 	loc->dir = (const char *)h->t + h->str_off + a;
@@ -489,37 +468,38 @@ int lineloc_lookup(const void *tab, size_t size, u32 off,
 		return LINELOC_UNKNOWN;
 	sb = h.t + h.super_off;
 	ix = h.t + h.index_off;
-	if (lt_get32(sb) > off)
+	if (get_unaligned_le32(sb) > off)
 		return LINELOC_UNKNOWN;
 	/* the last superblock, then block, whose first row is at or below */
 	lo = 0;
 	n = h.nsuper;
 	while (n > 1) {		/* no branch on the data: a conditional move */
 		half = n / 2;
-		lo = lt_get32(sb + 12 * (lo + half)) <= off ? lo + half : lo;
+		lo = get_unaligned_le32(sb + 12 * (lo + half)) <= off ? lo + half : lo;
 		n -= half;
 	}
 	s = lo;
-	base = lt_get32(sb + 12 * s);
-	pos = lt_get32(sb + 12 * s + 4);
-	lo = lt_get32(sb + 12 * s + 8);
-	hi = s + 1 < h.nsuper ? lt_get32(sb + 12 * (s + 1) + 8) : h.nblocks;
+	base = get_unaligned_le32(sb + 12 * s);
+	pos = get_unaligned_le32(sb + 12 * s + 4);
+	lo = get_unaligned_le32(sb + 12 * s + 8);
+	hi = s + 1 < h.nsuper ? get_unaligned_le32(sb + 12 * (s + 1) + 8) : h.nblocks;
 	if (lo >= hi || hi > h.nblocks)
 		return -LINELOC_E_DATA;
 	for (n = hi - lo; n > 1; n -= half) {
 		half = n / 2;
-		lo = base + lt_get16(ix + 4 * (lo + half)) <= off ? lo + half : lo;
+		lo = base + get_unaligned_le16(ix + 4 * (lo + half)) <= off ? lo + half : lo;
 	}
-	at = base + lt_get16(ix + 4 * lo);
+	at = base + get_unaligned_le16(ix + 4 * lo);
 	if (at > off)
 		return -LINELOC_E_DATA;	/* an index out of order */
-	start = pos + lt_get16(ix + 4 * lo + 2);
+	start = pos + get_unaligned_le16(ix + 4 * lo + 2);
 	if (lo + 1 == h.nblocks)
 		stop = h.data_size;
-	else if (s + 1 < h.nsuper && lt_get32(sb + 12 * (s + 1) + 8) == lo + 1)
-		stop = lt_get32(sb + 12 * (s + 1) + 4);
+	else if (s + 1 < h.nsuper &&
+		 get_unaligned_le32(sb + 12 * (s + 1) + 8) == lo + 1)
+		stop = get_unaligned_le32(sb + 12 * (s + 1) + 4);
 	else
-		stop = pos + lt_get16(ix + 4 * (lo + 1) + 2);
+		stop = pos + get_unaligned_le16(ix + 4 * (lo + 1) + 2);
 	if (start > stop || stop > h.data_size)
 		return -LINELOC_E_DATA;
 	ret = lt_block(&h, lo, start, stop, off, &file, &line, &end, &at);
@@ -560,7 +540,7 @@ int lineloc_check_header(const void *tab, size_t size)
 	if (ret)
 		return ret;
 	for (i = 0; i < LINELOC_NCTX; i++) {
-		pos = lt_get32(h.t + h.long_off + 4 * i);
+		pos = get_unaligned_le32(h.t + h.long_off + 4 * i);
 		if (!lt_fits(h.size, pos, LINELOC_LONG_HDR, 1))
 			return -LINELOC_E_CODE;
 		n = h.t[pos];
@@ -572,7 +552,7 @@ int lineloc_check_header(const void *tab, size_t size)
 		first = 0;
 		for (len = 1; len <= LINELOC_MAX_LEN; len++) {
 			if (len == h.lut_bits + 1 &&
-			    (first != lt_get16(cnt + LINELOC_MAX_LEN) ||
+			    (first != get_unaligned_le16(cnt + LINELOC_MAX_LEN) ||
 			     total != cnt[LINELOC_MAX_LEN + 2]))
 				return -LINELOC_E_CODE;	/* the walk's state */
 			total += cnt[len - 1];
@@ -582,7 +562,7 @@ int lineloc_check_header(const void *tab, size_t size)
 		if (total > n || (total > 1 && kraft != 1ULL << LINELOC_MAX_LEN))
 			return -LINELOC_E_CODE;
 		for (j = 0; j < 1U << h.lut_bits; j++) {
-			e = lt_get16(h.lut + 2 * ((i << h.lut_bits) + j));
+			e = get_unaligned_le16(h.lut + 2 * ((i << h.lut_bits) + j));
 			if (e != LT_LONG && (e & 15) > h.lut_bits)
 				return -LINELOC_E_CODE;
 		}
@@ -592,13 +572,14 @@ int lineloc_check_header(const void *tab, size_t size)
 	for (i = 0; i < h.nsuper; i++) {
 		const u8 *e = h.t + h.super_off + 12 * i;
 
-		cur = lt_get32(e + 8);
+		cur = get_unaligned_le32(e + 8);
 		if (!i && cur)
 			return -LINELOC_E_DATA;
-		if (i && (cur <= prev || lt_get32(e) <= lt_get32(e - 12) ||
-			  lt_get32(e + 4) < lt_get32(e - 8)))
+		if (i && (cur <= prev ||
+			  get_unaligned_le32(e) <= get_unaligned_le32(e - 12) ||
+			  get_unaligned_le32(e + 4) < get_unaligned_le32(e - 8)))
 			return -LINELOC_E_DATA;
-		if (cur >= h.nblocks || lt_get32(e + 4) > h.data_size)
+		if (cur >= h.nblocks || get_unaligned_le32(e + 4) > h.data_size)
 			return -LINELOC_E_DATA;
 		prev = cur;
 	}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * linetab_enc.c - build a compact line table (see linetab.h)
+ * linetab_enc.c - build a compact line table (<linux/lineloc/table.h>)
  *
- * Host C, written so that a module loader could run it: no stdio, no
- * libc beyond what a kernel has, memory from the caller's allocator.
+ * Run by the module loader and by scripts/lineloc: no floating point,
+ * memory from the caller's allocator.
  *
  * Steps: deduplicate the paths; apply the kept-row rules of kallsyms to
  * each sequence; sort by offset (ends before rows at one offset, input
@@ -14,28 +14,11 @@
  * block outside it; run the model again for the symbols, make a prefix
  * code per context and write each block's bits.
  */
-#include "linetab.h"
+#include <linux/lineloc/table.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
 #include "linetab_model.h"
-
-#ifndef __KERNEL__
-#include <stdlib.h>
-
-static void *lt_libc_alloc(void *arg, size_t size)
-{
-	(void)arg;
-	return malloc(size ? size : 1);
-}
-
-static void lt_libc_free(void *arg, void *ptr)
-{
-	(void)arg;
-	free(ptr);
-}
-
-const struct lineloc_alloc lineloc_libc_alloc = {
-	lt_libc_alloc, lt_libc_free, NULL
-};
-#endif
 
 struct ent {
 	u32 off, file, line, end;
@@ -82,61 +65,40 @@ static void lt_free(const struct lineloc_alloc *m, void *p)
 		m->free(m->arg, p);
 }
 
-static int lt_strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-static size_t lt_strlen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-/* Stable merge sort of u32 keys, by @cmp. */
+/*
+ * Sort u32 indexes by @cmp; ties keep ascending index order, which is the
+ * input order wherever that matters (the arrays start ascending).
+ */
 typedef int (*lt_cmp)(const void *ctx, u32 a, u32 b);
 
-static void lt_msort(u32 *a, u32 *tmp, size_t n, lt_cmp cmp, const void *ctx)
-{
-	size_t w, i, l, m, j, r, o;
-	u32 *src = a, *dst = tmp, *t;
+struct lt_sort {
+	lt_cmp cmp;
+	const void *ctx;
+};
 
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			l = i;
-			m = i + w < n ? i + w : n;
-			r = i + 2 * w < n ? i + 2 * w : n;
-			j = m;
-			o = i;
-			while (l < m && j < r)
-				dst[o++] = cmp(ctx, src[j], src[l]) < 0 ?
-					   src[j++] : src[l++];
-			while (l < m)
-				dst[o++] = src[l++];
-			while (j < r)
-				dst[o++] = src[j++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		for (i = 0; i < n; i++)
-			a[i] = src[i];
+static int lt_sort_cmp(const void *pa, const void *pb, const void *priv)
+{
+	const struct lt_sort *s = priv;
+	u32 a = *(const u32 *)pa, b = *(const u32 *)pb;
+	int r = s->cmp(s->ctx, a, b);
+
+	if (r)
+		return r;
+	return a < b ? -1 : a > b;
+}
+
+static void lt_sort(u32 *a, size_t n, lt_cmp cmp, const void *ctx)
+{
+	struct lt_sort s = { cmp, ctx };
+
+	sort_r(a, n, sizeof(*a), lt_sort_cmp, NULL, &s);
 }
 
 static int cmp_path(const void *ctx, u32 a, u32 b)
 {
 	const char *const *p = ctx;
 
-	return lt_strcmp(p[a], p[b]);
+	return strcmp(p[a], p[b]);
 }
 
 static int cmp_ent(const void *ctx, u32 a, u32 b)
@@ -159,7 +121,7 @@ static int cmp_file(const void *ctx, u32 a, u32 b)
 
 	if (f->newcnt[a] != f->newcnt[b])
 		return f->newcnt[a] > f->newcnt[b] ? -1 : 1;
-	return lt_strcmp(f->paths[a], f->paths[b]);
+	return strcmp(f->paths[a], f->paths[b]);
 }
 
 /* ---- symbols ---- */
@@ -197,7 +159,7 @@ static int emit_num(struct enc *e, u32 ctx, u32 base, u32 v, u32 k)
 
 	if (v < (1U << k))
 		return emit(e, ctx, 0, base + v);
-	nb = lt_fls(v);
+	nb = fls(v) - 1;
 	ret = emit(e, ctx, 0,
 		   base + (1U << k) + (nb - k) * 2 + ((v >> (nb - 1)) & 1));
 	if (!ret)
@@ -489,7 +451,7 @@ static int cmp_dir(const void *ctx, u32 a, u32 b)
 }
 
 struct bufs {
-	u32 *canon, *idx, *tmp, *fmap, *order, *dirof, *dirrep;
+	u32 *canon, *idx, *fmap, *order, *dirof, *dirrep;
 	struct ent *kept, *ent;
 	u8 *scratch, *blob;
 	u32 *blockpos, *newcnt, *used;
@@ -501,7 +463,6 @@ static void free_bufs(const struct lineloc_alloc *m, struct bufs *b)
 {
 	lt_free(m, b->canon);
 	lt_free(m, b->idx);
-	lt_free(m, b->tmp);
 	lt_free(m, b->fmap);
 	lt_free(m, b->order);
 	lt_free(m, b->dirof);
@@ -561,7 +522,7 @@ static int cmp_dpair(const void *ctx, u32 a, u32 b)
  * The dictionary from the events of pass 1 (e->evfile, e->evline): the
  * pairs used at least LT_DICT_MIN times, lines up to 0xffff, most used
  * first, at most LT_DICT_MAX, in b->rfile, b->rline (original file
- * numbers).  Uses b->idx, b->tmp, b->dfile, b->dline, b->didx as work
+ * numbers).  Uses b->idx, b->dfile, b->dline, b->didx as work
  * space.  Returns the number of pairs.
  */
 static u32 make_dict(struct enc *e, struct bufs *b)
@@ -572,7 +533,7 @@ static u32 make_dict(struct enc *e, struct bufs *b)
 
 	for (i = 0; i < e->nev; i++)
 		b->idx[i] = i;
-	lt_msort(b->idx, b->tmp, e->nev, cmp_ev, e);
+	lt_sort(b->idx, e->nev, cmp_ev, e);
 	for (i = 0; i < e->nev; i = j) {
 		for (j = i + 1; j < e->nev && !cmp_ev(e, b->idx[i], b->idx[j]);
 		     j++)
@@ -588,7 +549,7 @@ static u32 make_dict(struct enc *e, struct bufs *b)
 	dc.line = b->dline;
 	for (i = 0; i < nc; i++)
 		b->idx[i] = i;
-	lt_msort(b->idx, b->tmp, nc, cmp_dcand, &dc);
+	lt_sort(b->idx, nc, cmp_dcand, &dc);
 	nd = nc < LT_DICT_MAX ? nc : LT_DICT_MAX;
 	for (i = 0; i < nd; i++) {
 		b->rfile[i] = b->dfile[b->idx[i]];
@@ -605,7 +566,7 @@ static void sort_dict(struct enc *e, struct bufs *b, u32 nd)
 
 	for (i = 0; i < nd; i++)
 		b->idx[i] = i;
-	lt_msort(b->idx, b->tmp, nd, cmp_dpair, &dc);
+	lt_sort(b->idx, nd, cmp_dpair, &dc);
 	for (i = 0; i < nd; i++) {
 		b->dfile[i] = b->rfile[b->idx[i]];
 		b->dline[i] = b->rline[b->idx[i]];
@@ -716,7 +677,6 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	e->syms = lt_alloc(mem, e->cap * sizeof(*e->syms));
 	b.canon = lt_alloc(mem, npaths * sizeof(u32));
 	b.idx = lt_alloc(mem, (npaths > nrows ? npaths : nrows) * sizeof(u32));
-	b.tmp = lt_alloc(mem, (npaths > nrows ? npaths : nrows) * sizeof(u32));
 	b.kept = lt_alloc(mem, nrows * sizeof(*b.kept));
 	b.ent = lt_alloc(mem, nrows * sizeof(*b.ent));
 	b.fmap = lt_alloc(mem, npaths * sizeof(u32));
@@ -725,14 +685,14 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	b.dirrep = lt_alloc(mem, npaths * sizeof(u32));
 	b.newcnt = lt_alloc(mem, npaths * sizeof(u32));
 	e->newcnt = b.newcnt;
-	if (!e->syms || !b.canon || !b.idx || !b.tmp || !b.kept || !b.ent ||
+	if (!e->syms || !b.canon || !b.idx || !b.kept || !b.ent ||
 	    !b.fmap || !b.order || !b.dirof || !b.dirrep || !e->newcnt)
 		goto out;
 
 	/* 1. one index per distinct path */
 	for (i = 0; i < npaths; i++)
 		b.idx[i] = i;
-	lt_msort(b.idx, b.tmp, npaths, cmp_path, paths);
+	lt_sort(b.idx, npaths, cmp_path, paths);
 	for (i = 0; i < npaths; i++)
 		b.canon[b.idx[i]] = i && !cmp_path(paths, b.idx[i - 1],
 						   b.idx[i]) ?
@@ -742,7 +702,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	nk = keep_rows(rows, nrows, b.canon, b.kept);
 	for (i = 0; i < nk; i++)
 		b.idx[i] = i;
-	lt_msort(b.idx, b.tmp, nk, cmp_ent, b.kept);
+	lt_sort(b.idx, nk, cmp_ent, b.kept);
 	ne = 0;
 	for (i = 0; i < nk; i++) {
 		const struct ent *x = &b.kept[b.idx[i]];
@@ -802,7 +762,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 			b.order[nfiles++] = i;
 	fc.newcnt = e->newcnt;
 	fc.paths = paths;
-	lt_msort(b.order, b.tmp, nfiles, cmp_file, &fc);
+	lt_sort(b.order, nfiles, cmp_file, &fc);
 	for (i = 0; i < nfiles; i++)
 		b.fmap[b.order[i]] = i;
 	for (i = 0; i < ne; i++)
@@ -814,10 +774,10 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		b.rfile[i] = b.fmap[b.rfile[i]];
 	sort_dict(e, &b, ndict);
 
-	/* 4. directories */
+	/* 4. directories (the order of files inside one does not matter) */
 	for (i = 0; i < nfiles; i++)
 		b.idx[i] = b.order[i];
-	lt_msort(b.idx, b.tmp, nfiles, cmp_dir, paths);
+	lt_sort(b.idx, nfiles, cmp_dir, paths);
 	for (i = 0; i < nfiles; i++) {
 		if (!i || cmp_dir(paths, b.idx[i - 1], b.idx[i])) {
 			b.dirrep[ndirs++] = b.idx[i];
@@ -828,7 +788,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	if (ndirs > 0xffff)
 		goto limit;
 	for (i = 0; i < nfiles; i++) {
-		k = lt_strlen(paths[b.order[i]]) - dir_len(paths[b.order[i]]);
+		k = strlen(paths[b.order[i]]) - dir_len(paths[b.order[i]]);
 		if (k > LINELOC_MAX_NAME)
 			goto limit;
 		strsize += k;

@@ -7,7 +7,8 @@
 #ifndef LINELOC_MODEL_H
 #define LINELOC_MODEL_H
 
-#include "linetab.h"
+#include <linux/lineloc/table.h>
+#include <linux/bitops.h>
 
 /*
  * Numbers are coded as a symbol plus raw bits: 0 .. 2^k - 1 directly,
@@ -80,11 +81,6 @@ enum {
 static inline u32 lt_usyms(u32 k)
 {
 	return (1U << k) + 2 * (32 - k);
-}
-
-static inline u32 lt_fls(u32 v)		/* index of the top set bit, v > 0 */
-{
-	return 31 - __builtin_clz(v);
 }
 
 /*

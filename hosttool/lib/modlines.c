@@ -2,7 +2,7 @@
 /*
  * modlines.c - a module's line tables, built from its own .debug_line
  *
- * See modlines.h.  Passes over the line programs: the first ones read only
+ * See <linux/lineloc/module.h>.  Passes over the line programs: the first ones read only
  * their directory tables, to learn the roots of the kernel tree; the last
  * decodes each program, one at a time, and keeps its rows.  A sequence is
  * dropped whole when its address has no relocation, its section is not
@@ -13,7 +13,8 @@
  * (per offset the last row, and no row that repeats the location before
  * it), so that the work space follows the rows kept, not the rows decoded.
  */
-#include "modlines.h"
+#include <linux/lineloc/module.h>
+#include <linux/string.h>
 
 struct ml_rows {
 	struct lineloc_row *r;
@@ -68,24 +69,6 @@ static void ml_free(const struct lineloc_alloc *m, void *p)
 {
 	if (p)
 		m->free(m->arg, p);
-}
-
-static void ml_copy(void *dst, const void *src, size_t n)
-{
-	u8 *d = dst;
-	const u8 *s = src;
-
-	while (n--)
-		*d++ = *s++;
-}
-
-static size_t ml_strlen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
 }
 
 /**
@@ -161,10 +144,10 @@ static int ml_join(char *buf, size_t max, const char *a, const char *b,
 				return -1;
 			buf[n++] = '/';
 		}
-		k = ml_strlen(part[i]);
+		k = strlen(part[i]);
 		if (k > max - n)
 			return -1;
-		ml_copy(buf + n, part[i], k);
+		memmove(buf + n, part[i], k);
 		n += k;
 	}
 	buf[n] = 0;
@@ -183,9 +166,9 @@ static void ml_add_root(struct ml_state *s, const char *root, size_t len)
 		return;
 	for (i = 0; i < s->nroots; i++)
 		if (s->rootlen[i] == len + 1 &&
-		    !__builtin_memcmp(s->roots[i], root, len))
+		    !memcmp(s->roots[i], root, len))
 			return;
-	ml_copy(s->roots[s->nroots], root, len);
+	memcpy(s->roots[s->nroots], root, len);
 	s->roots[s->nroots][len] = '/';
 	s->roots[s->nroots][len + 1] = 0;
 	s->rootlen[s->nroots++] = (u32)len + 1;
@@ -206,9 +189,9 @@ bool lineloc_host_include(const char *root, size_t n)
 {
 	size_t i;
 
-	if (n >= 5 && !__builtin_memcmp(root + n - 5, "/usr/", 5))
+	if (n >= 5 && !memcmp(root + n - 5, "/usr/", 5))
 		return true;
-	if (n < 7 || __builtin_memcmp(root, "/usr/", 5) || root[n - 1] != '/')
+	if (n < 7 || memcmp(root, "/usr/", 5) || root[n - 1] != '/')
 		return false;
 	for (i = 5; i < n - 1; i++)
 		if (root[i] == '/')
@@ -230,9 +213,9 @@ static void ml_learn_root(struct ml_state *s, const char *dir)
 	if (!dir || ml_join(s->tmp, LINELOC_PATH_MAX / 2 - 1, dir, NULL, NULL))
 		return;
 	lineloc_normalize(p);
-	n = ml_strlen(p);
+	n = strlen(p);
 	for (i = 0; i + ml <= n; i++) {
-		if ((i && p[i - 1] != '/') || __builtin_memcmp(p + i, mark, ml) ||
+		if ((i && p[i - 1] != '/') || memcmp(p + i, mark, ml) ||
 		    (p[i + ml] && p[i + ml] != '/'))
 			continue;
 		if (lineloc_host_include(p, i))
@@ -252,7 +235,7 @@ static size_t ml_strip_len(const struct ml_state *s, const char *p)
 	for (i = 0; i < s->nroots; i++) {
 		u32 n = s->rootlen[i];
 
-		if (n > best && !__builtin_memcmp(p, s->roots[i], n) && p[n])
+		if (n > best && !memcmp(p, s->roots[i], n) && p[n])
 			best = n;
 	}
 	return best;
@@ -351,12 +334,13 @@ static int ml_arena_put(struct ml_state *s, const char *p, size_t len, u32 *off)
 		a = ml_alloc(s->mem, cap);
 		if (!a)
 			return -LINELOC_MOD_E_NOMEM;
-		ml_copy(a, s->arena, s->alen);
+		if (s->alen)
+			memcpy(a, s->arena, s->alen);
 		ml_free(s->mem, s->arena);
 		s->arena = a;
 		s->acap = cap;
 	}
-	ml_copy(s->arena + s->alen, p, len);
+	memcpy(s->arena + s->alen, p, len);
 	s->arena[s->alen + len] = 0;
 	*off = (u32)s->alen;
 	s->alen += len + 1;
@@ -409,14 +393,15 @@ static int ml_file_id(struct ml_state *s, u64 f, u32 *id)
 		return -LINELOC_MOD_E_PATH;
 	lineloc_normalize(s->tmp);
 	skip = ml_strip_len(s, s->tmp);
-	len = ml_strlen(s->tmp + skip);
+	len = strlen(s->tmp + skip);
 	if (s->npaths == s->pcap) {
 		size_t cap = s->pcap ? s->pcap * 2 : 64;
 		u32 *p = ml_alloc(s->mem, cap * sizeof(*p));
 
 		if (!p)
 			return -LINELOC_MOD_E_NOMEM;
-		ml_copy(p, s->poff, s->npaths * sizeof(*p));
+		if (s->npaths)
+			memcpy(p, s->poff, s->npaths * sizeof(*p));
 		ml_free(s->mem, s->poff);
 		s->poff = p;
 		s->pcap = cap;
@@ -445,7 +430,8 @@ static int ml_push(struct ml_state *s, const struct lineloc_row *row)
 		r = ml_alloc(s->mem, cap * sizeof(*r));
 		if (!r)
 			return -LINELOC_MOD_E_NOMEM;
-		ml_copy(r, a->r, a->n * sizeof(*r));
+		if (a->n)
+			memcpy(r, a->r, a->n * sizeof(*r));
 		ml_free(s->mem, a->r);
 		a->r = r;
 		a->cap = cap;
@@ -675,7 +661,7 @@ static int ml_arch_roots(struct ml_state *s, const struct lineloc_dwarf_unit *u)
 		    ml_join(p, LINELOC_PATH_MAX, comp, s->dirs[i], NULL))
 			continue;
 		lineloc_normalize(p);
-		n = ml_strlen(p);
+		n = strlen(p);
 		if (p[0] != '/')
 			continue;
 		p[n] = '/';
@@ -683,7 +669,7 @@ static int ml_arch_roots(struct ml_state *s, const struct lineloc_dwarf_unit *u)
 		if (ml_strip_len(s, p))
 			continue;
 		for (k = 1; k + 5 <= n + 1; k++)
-			if (p[k - 1] == '/' && !__builtin_memcmp(p + k, "arch/", 5)) {
+			if (p[k - 1] == '/' && !memcmp(p + k, "arch/", 5)) {
 				ml_add_root(s, p, k);
 				break;
 			}

@@ -40,14 +40,15 @@ LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
 LLBE = os.path.join(TOP, 'hosttool', 'lineloc-s390x')    # big-endian host
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
 # lineloc's sources and headers, one a line (also hosttool.mk's list)
-HT_FILES = [l for l in open(os.path.join(TOP, 'hosttool', 'files')).read().split('\n')
+HT_FILES = [l.split()[0] for l in open(os.path.join(TOP, 'hosttool', 'files')).read().split('\n')
             if l.strip() and not l.startswith('#')]
 # the user tool's sources: lib/, kbuild/ less the kernel build's main(),
 # and hosttool/files.tool's (hosttool/hosttool.mk builds it the same way)
 HT_TOOL_SRCS = [os.path.join(TOP, 'hosttool', f) for f in
                 HT_FILES + open(os.path.join(TOP, 'hosttool', 'files.tool')).read().split()
                 if f.endswith('.c') and f != 'kbuild/lineloc.c']
-HT_INC = ['-I', os.path.join(TOP, 'hosttool', 'lib'), '-I', os.path.join(TOP, 'hosttool', 'kbuild')]
+HT_INC = [a for d in ('kbuild/include', 'include', 'lib', 'kbuild')
+          for a in ('-I', os.path.join(TOP, 'hosttool', d))]
 CACHE = os.path.expanduser(os.environ.get('LINELOC_CACHE', '~/.cache/lineloc'))
 QUICK = os.environ.get('HT_QUICK') == '1'
 FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
@@ -1050,6 +1051,7 @@ def test_freestanding(work):
                             '-nostdinc', '-fno-builtin', '-fno-pic',
                             '-D__KERNEL__', '-I',
                             os.path.join(TOP, 'tests', 'hosttool', 'kstub'),
+                            '-I', os.path.join(TOP, 'hosttool', 'include'),
                             '-Wall', '-Wextra', '-Werror', '-c',
                             os.path.join(TOP, 'hosttool', 'lib', 'dwarf_line.c'),
                             '-o', o])
@@ -2490,7 +2492,7 @@ def ltprobe(work):
     exe = os.path.join(work, 'ltprobe')
     if not os.path.exists(exe):
         rc, _, err = run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror',
-                          '-O2', '-I', os.path.join(TOP, 'hosttool', 'lib'), '-o',
+                          '-O2'] + HT_INC + ['-o',
                           exe, os.path.join(TOP, 'tests', 'hosttool',
                                             'ltprobe.c'),
                           os.path.join(TOP, 'hosttool', 'lib', 'linetab_dec.c')])
@@ -2564,7 +2566,7 @@ def test_damaged_tables(work):
            'entries, %d blocks)' % (H[2], H[4]), '%r %r, want %r' %
            (chk, res, want))
     E_HEADER, E_CODE, E_DATA = -2, -3, -4
-    # header words (enum LINELOC_H_* in linetab.h)
+    # header words (enum LINELOC_H_* in <linux/lineloc/table.h>)
     (SIZE, CODES, LUT_OFF, LONG_OFF, SUPER_OFF, INDEX_OFF, DATA_SIZE,
      NFILES, NDIRS, FILES_OFF) = 1, 5, 6, 7, 9, 10, 12, 13, 14, 15
     lut_bits = H[CODES] >> 16

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "linetab.h"
+#include <linux/lineloc/table.h>
 
 int main(int argc, char **argv)
 {

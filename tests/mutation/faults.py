@@ -214,7 +214,7 @@ FAULTS = [
         'what': 'lineloc takes /usr/include/linux for a kernel tree: a user '
                 'program\'s compilation directory stripped',
         'file': 'hosttool/lib/modlines.c',
-        'old': ('\tif (n >= 5 && !__builtin_memcmp(root + n - 5, "/usr/", 5))\n'
+        'old': ('\tif (n >= 5 && !memcmp(root + n - 5, "/usr/", 5))\n'
                 '\t\treturn true;\n'),
         'new': '',
         'checks': ['oracles'],

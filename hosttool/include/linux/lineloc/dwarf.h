@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dwarf_line.h - decoder for DWARF .debug_line line-number programs
+ * lineloc/dwarf.h - decoder for DWARF .debug_line line-number programs
  *
  * One self-contained unit shared by lineloc, its fuzz target and the
  * kernel's module loader: no allocation, no
@@ -9,10 +9,10 @@
  * codes, with the offending .debug_line offset (and a value, where one
  * helps) left in struct lineloc_dwarf_ctx.
  */
-#ifndef DWARF_LINE_H
-#define DWARF_LINE_H
+#ifndef _LINUX_LINELOC_DWARF_H
+#define _LINUX_LINELOC_DWARF_H
 
-#include "ktypes.h"
+#include <linux/types.h>
 
 enum {
 	LINELOC_DW_E_TRUNCATED = 1,	/* a read would go past the unit or section */
@@ -166,4 +166,4 @@ int lineloc_dwarf_run(struct lineloc_dwarf_ctx *ctx,
 		      const struct lineloc_dwarf_ops *ops, void *arg);
 const char *lineloc_dwarf_strerror(int err);
 
-#endif /* DWARF_LINE_H */
+#endif /* _LINUX_LINELOC_DWARF_H */

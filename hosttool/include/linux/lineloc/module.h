@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * modlines.h - a module's line tables, built from its own .debug_line
+ * lineloc/module.h - a module's line tables, built from its own .debug_line
  *
  * The kernel's module loader (kernel/module/lines.c) runs this at load
  * time, and lineloc --via-table runs the same source on a .ko file: decode
@@ -24,13 +24,13 @@
  * No libc, no global state; memory from the caller's allocator, bounded by
  * the sizes of the sections.
  */
-#ifndef LINELOC_MODLINES_H
-#define LINELOC_MODLINES_H
+#ifndef _LINUX_LINELOC_MODULE_H
+#define _LINUX_LINELOC_MODULE_H
 
-#include "ktypes.h"
-#include "dwarf_line.h"
-#include "dwarf_reloc.h"
-#include "linetab.h"
+#include <linux/types.h>
+#include <linux/lineloc/dwarf.h>
+#include <linux/lineloc/reloc.h>
+#include <linux/lineloc/table.h>
 
 /* Where a section's rows go. */
 enum {
@@ -120,4 +120,4 @@ const char *lineloc_mod_strerror(int err, const struct lineloc_mod_out *out);
 void lineloc_normalize(char *path);
 bool lineloc_host_include(const char *root, size_t n);
 
-#endif /* LINELOC_MODLINES_H */
+#endif /* _LINUX_LINELOC_MODULE_H */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kernel_lines.h - the container of vmlinux's line tables
+ * lineloc/vmlinux.h - the container of vmlinux's line tables
  *
  * Written by lineloc --kernel-table (modes.c), linked into
  * vmlinux by scripts/link-vmlinux.sh and read by kernel/kallsyms_lines.c:
  * keep the three in step.  Eight little-endian 32-bit words, then the
- * table (linetab.h), at a multiple of 8 bytes from the start:
+ * table (<linux/lineloc/table.h>), at a multiple of 8 bytes from the start:
  *
  *   word 0  LINELOC_K_MAGIC
  *   word 1  LINELOC_K_VERSION
@@ -21,8 +21,8 @@
  * A version 1 reader finds no init table (size 0) and answers nothing
  * there; it never reads the init text at the wrong offsets.
  */
-#ifndef KERNEL_LINES_H
-#define KERNEL_LINES_H
+#ifndef _LINUX_LINELOC_VMLINUX_H
+#define _LINUX_LINELOC_VMLINUX_H
 
 #define LINELOC_K_MAGIC	0x544b4c4cU	/* "LLKT" */
 #define LINELOC_K_VERSION	2
@@ -34,4 +34,4 @@
 #define LINELOC_K_ROWS_W	6
 #define LINELOC_K_BIAS_W	7
 
-#endif /* KERNEL_LINES_H */
+#endif /* _LINUX_LINELOC_VMLINUX_H */

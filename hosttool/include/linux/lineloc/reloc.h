@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dwarf_reloc.h - the relocations of a relocatable object's debug section
+ * lineloc/reloc.h - the relocations of a relocatable object's debug section
  *
  * One small resolver shared by lineloc, its fuzz target and the
  * kernel's module loader (kernel/module/lines.c).  It accepts only what a
@@ -14,10 +14,10 @@
  * No allocation, no global state, no libc.  The entries must be in order of
  * offset (as gas and ld -r write them): a section that is not is refused.
  */
-#ifndef DWARF_RELOC_H
-#define DWARF_RELOC_H
+#ifndef _LINUX_LINELOC_RELOC_H
+#define _LINUX_LINELOC_RELOC_H
 
-#include "ktypes.h"
+#include <linux/types.h>
 
 #define LINELOC_EM_386		3
 #define LINELOC_EM_ARM		40
@@ -109,4 +109,4 @@ int lineloc_rel_find(const struct lineloc_rel *r, u64 offset,
 		     struct lineloc_rel_value *v);
 const char *lineloc_rel_strerror(int err);
 
-#endif /* DWARF_RELOC_H */
+#endif /* _LINUX_LINELOC_RELOC_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * linetab.h - compact line tables: address offset -> (path, line)
+ * lineloc/table.h - compact line tables: address offset -> (path, line)
  *
  * A line table maps u32 offsets from a base chosen by its builder (the
  * kernel: _text, or _sinittext for a second table of init text) to source
@@ -18,10 +18,10 @@
  * the table's own sizes.  The encoder (linetab_enc.c) is host code written
  * so that a module loader could run it: no stdio, memory from the caller.
  */
-#ifndef LINELOC_H
-#define LINELOC_H
+#ifndef _LINUX_LINELOC_TABLE_H
+#define _LINUX_LINELOC_TABLE_H
 
-#include "ktypes.h"
+#include <linux/types.h>
 
 #define LINELOC_MAGIC		0x3354414cU	/* "LAT3", little-endian */
 
@@ -134,11 +134,6 @@ struct lineloc_alloc {
 	void *arg;
 };
 
-#ifndef __KERNEL__
-/* malloc() and free(), for the encoder's users in user space */
-extern const struct lineloc_alloc lineloc_libc_alloc;
-#endif
-
 /* Fields of the block data, for struct lineloc_stats' @bits. */
 enum {
 	LINELOC_F_ROW,		/* row symbols, with a line delta's raw bits */
@@ -178,4 +173,4 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		   const struct lineloc_alloc *mem, u8 **out, size_t *out_size,
 		   struct lineloc_stats *st);
 
-#endif /* LINELOC_H */
+#endif /* _LINUX_LINELOC_TABLE_H */
