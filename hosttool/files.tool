@@ -4,3 +4,4 @@ modes.c
 modtable.h
 modtable.c
 ktable_check.c
+elfrel.c

@@ -166,6 +166,7 @@ int main(int argc, char **argv)
 	static struct tables t;
 	int i, c, nstrips = 0, all_rows = 0;
 
+	elf_prepare = elfrel_prepare;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {

@@ -113,6 +113,21 @@ if [ -f "$cp" ]; then
 else
 	bad "no kernel tree for checkpatch: run make prepare"
 fi
+# kernel-doc: every comment the series' shared code opens with /** is a
+# complete kernel-doc comment (its parameters and members described):
+# hosttool's lib/ and include/ (the tree's lib/lineloc/ and
+# include/linux/lineloc/), with the tree's scripts/kernel-doc.
+kd=${cp%/checkpatch.pl}/kernel-doc
+if [ -f "$kd" ]; then
+	out=$(perl "$kd" -none hosttool/lib/*.c hosttool/lib/*.h hosttool/include/linux/lineloc/*.h 2>&1)
+	if [ -z "$out" ]; then
+		ok "kernel-doc -none: lib/lineloc/ and include/linux/lineloc/ clean"
+	else
+		bad "kernel-doc -none: $(wc -l <<< "$out") warnings, the first: $(head -3 <<< "$out")"
+	fi
+else
+	bad "no kernel tree for kernel-doc: run make prepare"
+fi
 
 # CI runs README's two commands as README prints them (.ci/run may set
 # variables around them): the set-up line and the test line, in order.

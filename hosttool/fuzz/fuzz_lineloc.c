@@ -156,8 +156,9 @@ static FILE *fz_stderr;
 #define exit(s) fz_exit(s)
 #define open fz_open
 /*
- * Object-like: <linux/lineloc/table.h>'s allocator has members named malloc and free,
- * renamed alike everywhere in this unit (the layout is the same).
+ * Object-like: <linux/lineloc/table.h>'s allocator has members named
+ * malloc and free, renamed alike everywhere in this unit (the layout is
+ * the same).
  */
 #define malloc fz_malloc
 #define calloc fz_calloc
@@ -167,6 +168,7 @@ static FILE *fz_stderr;
 #pragma clang section bss = "fz_lineloc_bss" data = "fz_lineloc_data"
 #include "../kbuild/util.c"
 #include "../kbuild/elfread.c"
+#include "../elfrel.c"
 #include "../kbuild/units.c"
 #include "../kbuild/paths.c"
 #include "../kbuild/tables.c"
@@ -228,6 +230,7 @@ static void fz_reset_statics(void)
 	       (size_t)(__stop_fz_lineloc_data - __start_fz_lineloc_data));
 	memset(__start_fz_lineloc_bss, 0,
 	       (size_t)(__stop_fz_lineloc_bss - __start_fz_lineloc_bss));
+	elf_prepare = elfrel_prepare;	/* as lineloc's main() sets it */
 }
 
 static void fz_run(unsigned int mode)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * elfread.h - lineloc's ELF reader (elfread.c): ELF32/ELF64 of either byte
- * order, sections read with pread(), SHF_COMPRESSED sections inflated and
- * the relocations of a relocatable object applied.
+ * order, sections read with pread(); inflating SHF_COMPRESSED sections and
+ * applying a relocatable object's relocations through elf_prepare.
  */
 #ifndef ELFREAD_H
 #define ELFREAD_H
@@ -38,11 +38,17 @@ struct elf {
 	uint16_t (*r16)(const uint8_t *p);
 	uint32_t (*r32)(const uint8_t *p);
 	uint64_t (*r64)(const uint8_t *p);
-	void (*w32)(uint8_t *p, uint32_t v);
-	void (*w64)(uint8_t *p, uint64_t v);
 	struct line_reloc *lrel;	/* sorted by offset */
 	size_t nlrel;
 };
+
+/*
+ * What elf_load() does beyond reading a section, when it is compressed or
+ * the file is relocatable (the user tool's elfrel_prepare()); NULL, as in
+ * the kernel build, which reads vmlinux only: either is an error.
+ */
+extern void (*elf_prepare)(struct elf *e, struct section *s, uint32_t i,
+			   int strict, int record);
 
 void elf_open(struct elf *e, const char *path);
 int elf_find(const struct elf *e, const char *name);

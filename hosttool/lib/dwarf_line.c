@@ -278,7 +278,7 @@ static int walk_table(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
  * lineloc_dwarf_parse_header() - parse and check a line-program header
  * @ctx: sections; err_off/err_val are set on failure
  * @offset: .debug_line offset of the unit_length field
- * @unit: filled in on success; unit->end is the next unit's offset
+ * @u: filled in on success; @u->end is the next unit's offset
  *
  * The directory and file tables are walked once here, so a unit that
  * parses has tables that lineloc_dwarf_entries() can read back.
@@ -402,7 +402,12 @@ int lineloc_dwarf_parse_header(struct lineloc_dwarf_ctx *ctx, u64 offset,
 }
 
 /**
- * lineloc_dwarf_entries() - hand each directory or file entry of @unit to @cb
+ * lineloc_dwarf_entries() - hand each directory or file entry to a callback
+ * @ctx: sections; err_off/err_val are set on failure
+ * @u: a unit that lineloc_dwarf_parse_header() accepted
+ * @table: LINELOC_DW_DIRS or LINELOC_DW_FILES
+ * @cb: called for each entry, in order; non-zero stops the walk
+ * @arg: passed to @cb
  *
  * Return: 0, or a negative LINELOC_DW_E_* code (LINELOC_DW_E_CALLBACK if
  * @cb stopped it).
@@ -575,9 +580,12 @@ static int extended(struct lineloc_dwarf_ctx *ctx, struct cursor *c,
 }
 
 /**
- * lineloc_dwarf_run() - run the line-number program of @unit
+ * lineloc_dwarf_run() - run the line-number program of a unit
+ * @ctx: sections; err_off/err_val are set on failure
+ * @u: a unit that lineloc_dwarf_parse_header() accepted
  * @ops: @ops->row gets every row in program order, end_sequence rows
  *	included; @ops->define_file gets DW_LNE_define_file entries
+ * @arg: passed to @ops' callbacks
  *
  * Return: 0, or a negative LINELOC_DW_E_* code.
  */
@@ -681,6 +689,9 @@ int lineloc_dwarf_run(struct lineloc_dwarf_ctx *ctx,
 
 /**
  * lineloc_dwarf_strerror() - a short description of a LINELOC_DW_E_* code
+ * @err: the code, negative or positive
+ *
+ * Return: a static string; "unknown error" for a code it does not know.
  */
 const char *lineloc_dwarf_strerror(int err)
 {

@@ -41,9 +41,12 @@ enum {
 
 /**
  * struct lineloc_dwarf_ctx - the sections a line program may refer to
- * @line: .debug_line contents, @line_size bytes
+ * @line: .debug_line contents
+ * @line_size: its size in bytes
  * @line_str: .debug_line_str contents (DW_FORM_line_strp), or NULL
+ * @line_str_size: its size in bytes
  * @str: .debug_str contents (DW_FORM_strp), or NULL
+ * @str_size: its size in bytes
  * @big_endian: byte order of the object, chosen once per file
  * @reloc: NULL, or called for each field that a relocatable object's
  *	relocations may change (DW_FORM_strp and DW_FORM_line_strp offsets,
@@ -76,8 +79,9 @@ struct lineloc_dwarf_format {
 	u64 form[LINELOC_DW_MAX_FORMATS];	/* DW_FORM_* */
 };
 
-/**
- * struct lineloc_dwarf_unit - a parsed line-program header
+/*
+ * A parsed line-program header (struct lineloc_dwarf_unit), each field
+ * described where it is declared.
  *
  * Offsets are .debug_line offsets.  Directory and file indexes are the raw
  * DWARF ones: from 1 in versions 2-4 (index 0 meaning the compilation

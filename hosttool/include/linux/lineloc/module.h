@@ -60,7 +60,8 @@ struct lineloc_mod_sec {
  * @dl: .debug_line, .debug_line_str, .debug_str and the byte order (its
  *	@reloc is set by lineloc_mod_build())
  * @rel: the checked relocations of .debug_line (lineloc_rel_check()), or NULL
- * @secs: one entry per section index, @nsecs of them
+ * @secs: one entry per section index
+ * @nsecs: entries of @secs
  * @mem: the allocator, of the work space and of the tables
  * @block_rows: rows per block of the tables
  * @resched: NULL, or called between line programs (the kernel reschedules)

@@ -60,11 +60,14 @@ enum {
  * @is64: ELFCLASS64
  * @big_endian: ELFDATA2MSB
  * @rela: SHT_RELA (addend in the entry), else SHT_REL (addend in place)
- * @rel: the entries, @rel_size bytes
- * @sym: the symbol table, @sym_size bytes
+ * @rel: the entries
+ * @rel_size: their size in bytes
+ * @sym: the symbol table
+ * @sym_size: its size in bytes
  * @shnum: sections in the object: a symbol's st_shndx must be below it
- * @target: the section the entries apply to, as in the file, @target_size
- *	bytes (REL reads its addends there)
+ * @target: the section the entries apply to, as in the file (REL reads
+ *	its addends there)
+ * @target_size: its size in bytes
  * @bias: if set, returns what to subtract from a symbol's st_value in
  *	section @shndx to make it section-relative (the kernel's loader has
  *	added each section's address to its symbols); NULL: st_value is

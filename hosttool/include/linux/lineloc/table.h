@@ -146,8 +146,9 @@ enum {
 	LINELOC_NFIELDS
 };
 
-/**
- * struct lineloc_stats - what the encoder kept and where the bytes went
+/*
+ * struct lineloc_stats - what the encoder kept and where the bytes went,
+ * each field described where it is declared
  */
 struct lineloc_stats {
 	u32 rows_in;		/* rows given */
