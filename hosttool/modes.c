@@ -365,3 +365,62 @@ void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs)
 		}
 	}
 }
+
+/* ---- lookups in the rows (-e, --table-check) ---- */
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct row_seq *x = *(struct row_seq *const *)a;
+	const struct row_seq *y = *(struct row_seq *const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;	/* keep program order */
+}
+
+void rows_index(struct row_set *c, struct row_index *ix, int shndx)
+{
+	size_t i;
+
+	ix->s = xmalloc((c->nseqs ? c->nseqs : 1) * sizeof(*ix->s));
+	ix->n = 0;
+	ix->base = 0;
+	for (i = 0; i < c->nseqs; i++)
+		if (shndx < 0 || c->seqs[i].shndx == (uint32_t)shndx)
+			ix->s[ix->n++] = &c->seqs[i];
+	xqsort(ix->s, ix->n, sizeof(*ix->s), cmp_seq);
+	ix->maxend = xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->maxend));
+	for (i = 0; i < ix->n; i++)
+		ix->maxend[i] = i && ix->maxend[i - 1] > ix->s[i]->end ?
+				ix->maxend[i - 1] : ix->s[i]->end;
+}
+
+/*
+ * The row covering @a: in the sequence with the greatest start <= @a that
+ * still contains it (start <= a < end), the last row at the greatest
+ * address <= @a.  Past a sequence's end nothing is known.
+ */
+const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix,
+				   uint64_t a)
+{
+	size_t lo, i;
+
+	LOWER_BOUND(lo, ix->n, ix->s[i]->start <= a);
+	for (i = lo; i-- > 0 && ix->maxend[i] > a;) {
+		const struct row_seq *s = ix->s[i];
+		const struct line_row *r = c->rows + s->first, *best = NULL;
+		size_t k, n = s->n - 1;		/* without the end row */
+
+		if (a >= s->end || a < s->start)
+			continue;
+		if (s->sorted) {
+			LOWER_BOUND(lo, n, r[i].addr <= a);
+			return lo ? &r[lo - 1] : NULL;
+		}
+		for (k = 0; k < n; k++)
+			if (r[k].addr <= a && (!best || r[k].addr >= best->addr))
+				best = &r[k];
+		return best;
+	}
+	return NULL;
+}

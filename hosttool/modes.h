@@ -8,6 +8,21 @@
 #include "tables.h"
 #include "rows.h"
 
+/*
+ * Sequences sorted by start, with a running maximum of their ends: a
+ * lookup answers from the sequence with the greatest start that still
+ * contains the address.
+ */
+struct row_index {
+	struct row_seq **s;
+	uint64_t *maxend;
+	size_t n;
+	uint64_t base;	/* -j in an executable: the section's address */
+};
+
+void rows_index(struct row_set *c, struct row_index *ix, int shndx);
+const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix,
+				   uint64_t a);
 int parse_addr(const char *arg, uint64_t *a);
 /* elfrel.c: elf_prepare for the user tool (main() sets it) */
 void elfrel_prepare(struct elf *e, struct section *s, uint32_t i, int strict,

@@ -44,8 +44,8 @@ struct elf {
 
 /*
  * What elf_load() does beyond reading a section, when it is compressed or
- * the file is relocatable (the user tool's elfrel_prepare()); NULL, as in
- * the kernel build, which reads vmlinux only: either is an error.
+ * the file is relocatable: NULL here, where only vmlinux is read, so
+ * either is an error; a reader of object files sets it.
  */
 extern void (*elf_prepare)(struct elf *e, struct section *s, uint32_t i,
 			   int strict, int record);

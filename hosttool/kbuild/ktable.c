@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ktable.c - vmlinux's compact line tables (<linux/lineloc/table.h>) for the kernel:
+ * ktable.c - vmlinux's compact line tables (<linux/lineloc/table.h>):
  * --kernel-table writes them for scripts/link-vmlinux.sh, and
- * --check-anchors compares the text layout of two links.  (What reads them
- * back on the host, --table-size, --table-check and --via-table, is the
- * user tool's: ktable_check.c.)
+ * --check-anchors compares the text layout of two links.
  *
  * Two regions, as kallsyms has them: the text, _text to _etext, offsets
  * from _text, and the init text, _sinittext to _einittext, offsets from

@@ -36,15 +36,5 @@ struct row_set {
 };
 
 /* Sequences sorted by start, with a running maximum of their ends. */
-struct row_index {
-	struct row_seq **s;
-	uint64_t *maxend;
-	size_t n;
-	uint64_t base;	/* -j in an executable: the section's address */
-};
-
 void rows_collect(struct tables *t, struct row_set *c);
-void rows_index(struct row_set *c, struct row_index *ix, int shndx);
-const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix,
-				   uint64_t a);
 #endif /* ROWS_H */

@@ -34,7 +34,7 @@ struct range {
 	uint64_t lo, hi;
 };
 
-/* What clipping did, for --stats. */
+/* What clipping did: counts. */
 struct clip_stats {
 	uint64_t rows_dropped, rows_added, seqs_dropped, seqs_split;
 	uint64_t unterminated;

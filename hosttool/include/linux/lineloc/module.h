@@ -3,7 +3,7 @@
  * lineloc/module.h - a module's line tables, built from its own .debug_line
  *
  * The kernel's module loader (kernel/module/lines.c) runs this at load
- * time, and lineloc --via-table runs the same source on a .ko file: decode
+ * time (scripts/lineloc builds the same source for the host): decode
  * each line program with dwarf_line.c, relocate its fields with
  * dwarf_reloc.c (without writing the section), map each sequence to the
  * loaded section it describes, and encode the rows of the core text and of
