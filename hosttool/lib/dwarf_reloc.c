@@ -6,6 +6,8 @@
  * checked once by lineloc_rel_check(), after which lineloc_rel_entry() and
  * lineloc_rel_find() only read what was checked.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/lineloc/reloc.h>
 #include <linux/math64.h>
 
@@ -183,6 +185,7 @@ int lineloc_rel_check(struct lineloc_rel *r)
 	r->count = n;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_rel_check);
 
 /**
  * lineloc_rel_entry() - resolve entry @i of a checked section
@@ -252,6 +255,7 @@ int lineloc_rel_find(const struct lineloc_rel *r, u64 offset,
 	}
 	return 1;
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_rel_find);
 
 const char *lineloc_rel_strerror(int err)
 {

@@ -8,8 +8,10 @@
  * damaged table costs the answer and never a read outside the table; a
  * lookup decodes at most one block.
  */
+#include <kunit/visibility.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/export.h>
 #include <linux/lineloc/table.h>
 #include <asm/unaligned.h>
 
@@ -514,6 +516,7 @@ int lineloc_lookup(const void *tab, size_t size, u32 off,
 	loc->start = at;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup);
 
 /**
  * lineloc_check_header() - validate a line table once, before use

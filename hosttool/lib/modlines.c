@@ -13,6 +13,8 @@
  * (per offset the last row, and no row that repeats the location before
  * it), so that the work space follows the rows kept, not the rows decoded.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/lineloc/module.h>
 #include <linux/string.h>
 
@@ -125,6 +127,7 @@ void lineloc_normalize(char *path)
 		path[1] = 0;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_normalize);
 
 /*
  * "a" + "/" + "b" + "/" + "c" into @buf (room for @max characters),
@@ -785,6 +788,7 @@ int lineloc_mod_build(struct lineloc_mod_in *in, struct lineloc_mod_out *out)
 	ml_free(s->mem, s);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_mod_build);
 
 void lineloc_mod_free(const struct lineloc_alloc *mem,
 		      struct lineloc_mod_out *out)
@@ -797,6 +801,7 @@ void lineloc_mod_free(const struct lineloc_alloc *mem,
 		out->size[k] = 0;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_mod_free);
 
 /**
  * lineloc_mod_strerror() - what went wrong, in words
