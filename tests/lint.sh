@@ -165,4 +165,24 @@ if [ -z "$layer_bad" ]; then
 else
 	bad "hosttool's layers: an include against the direction:$layer_bad"
 fi
+# The planted faults of make mutation-check: each one's old text is in its
+# file exactly once (lineloc's in this repository, the kernel's in the
+# tree), or the on-demand check would stop on a stale list.
+stale=$(python3 - "$tree" <<'PY'
+import os
+import sys
+sys.path.insert(0, 'tests/mutation')
+import faults
+for f in faults.FAULTS:
+    p = os.path.join(sys.argv[1] if f.get('tree') == 'kernel' else '.', f['file'])
+    n = open(p).read().count(f['old']) if os.path.exists(p) else 0
+    if n != 1:
+        print('%s (%s: %d)' % (f['name'], f['file'], n))
+PY
+)
+if [ -z "$stale" ]; then
+	ok "tests/mutation/faults.py: every fault's old text once in its file"
+else
+	bad "tests/mutation/faults.py is stale: $(tr '\n' ' ' <<< "$stale")"
+fi
 finish lint

@@ -104,7 +104,7 @@ FAULTS = [
     {
         'name': 'first-row-at-address',
         'what': 'of the rows at one address the first answers, not the last',
-        'file': 'hosttool/kbuild/rows.c',
+        'file': 'hosttool/modes.c',
         'old': '\t\t\treturn lo ? &r[lo - 1] : NULL;\n',
         'new': ('\t\t\twhile (lo > 1 && r[lo - 2].addr == r[lo - 1].addr)\n'
                 '\t\t\t\tlo--;\n'
