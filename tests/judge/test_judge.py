@@ -256,7 +256,7 @@ Disassembly of section .text:
 
 0000000000000000 <module_line_loc>:
    0:\tcall   5 <module_line_loc+0x5>
-\t\t\t1: R_X86_64_PLT32\tlinetab_lookup-0x4
+\t\t\t1: R_X86_64_PLT32\tlineloc_lookup-0x4
    5:\tcall   *%rbx
    7:\tret
 """,

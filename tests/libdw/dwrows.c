@@ -9,7 +9,7 @@
  *
  * Everything DWARF is libdw's: the units (dwarf_nextcu), their address
  * ranges (dwarf_ranges), the line tables (dwarf_getsrclines, dwarf_lineaddr,
- * dwarf_lineno, dwarf_lineendsequence, lineloc_dwarf_file) and their files
+ * dwarf_lineno, dwarf_lineendsequence, dwarf_line_file) and their files
  * and directories (dwarf_getsrcfiles, dwarf_filesrc, dwarf_getsrcdirs).
  * What lineloc adds to a table's rows is written here again from its
  * description (hosttool/README.md: "Clipping to unit ranges", "What it
@@ -673,7 +673,7 @@ static void line_row(const struct table *t, Dwarf_Line *l, struct row *r,
 	snprintf(msg, sizeof(msg), "a row of the table at .debug_line+0x%"
 		 PRIx64, t->stmt);
 	if (!l || dwarf_lineaddr(l, &addr) || dwarf_lineno(l, &line) ||
-	    dwarf_lineendsequence(l, end) || lineloc_dwarf_file(l, &files, &idx))
+	    dwarf_lineendsequence(l, end) || dwarf_line_file(l, &files, &idx))
 		die_dw(msg);
 	r->addr = addr;
 	r->line = (uint64_t)(int64_t)line;
