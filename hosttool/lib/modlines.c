@@ -73,6 +73,23 @@ static void ml_free(const struct lineloc_alloc *m, void *p)
 		m->free(m->arg, p);
 }
 
+/*
+ * A new array of @cap elements of @esz bytes holding the @used ones of
+ * @old, which is freed; NULL (and @old kept) if there is no memory.
+ */
+static void *ml_grow(struct ml_state *s, void *old, size_t used, size_t cap,
+		     size_t esz)
+{
+	void *n = ml_alloc(s->mem, cap * esz);
+
+	if (!n)
+		return NULL;
+	if (used)
+		memcpy(n, old, used * esz);
+	ml_free(s->mem, old);
+	return n;
+}
+
 /**
  * lineloc_normalize() - normalise a path lexically, in place
  * @path: the path
@@ -334,12 +351,9 @@ static int ml_arena_put(struct ml_state *s, const char *p, size_t len, u32 *off)
 			cap *= 2;
 		if (cap > s->amax)
 			cap = s->amax;
-		a = ml_alloc(s->mem, cap);
+		a = ml_grow(s, s->arena, s->alen, cap, 1);
 		if (!a)
 			return -LINELOC_MOD_E_NOMEM;
-		if (s->alen)
-			memcpy(a, s->arena, s->alen);
-		ml_free(s->mem, s->arena);
 		s->arena = a;
 		s->acap = cap;
 	}
@@ -399,13 +413,10 @@ static int ml_file_id(struct ml_state *s, u64 f, u32 *id)
 	len = strlen(s->tmp + skip);
 	if (s->npaths == s->pcap) {
 		size_t cap = s->pcap ? s->pcap * 2 : 64;
-		u32 *p = ml_alloc(s->mem, cap * sizeof(*p));
+		u32 *p = ml_grow(s, s->poff, s->npaths, cap, sizeof(*p));
 
 		if (!p)
 			return -LINELOC_MOD_E_NOMEM;
-		if (s->npaths)
-			memcpy(p, s->poff, s->npaths * sizeof(*p));
-		ml_free(s->mem, s->poff);
 		s->poff = p;
 		s->pcap = cap;
 	}
@@ -430,12 +441,9 @@ static int ml_push(struct ml_state *s, const struct lineloc_row *row)
 
 		if (cap > s->max_rows)
 			cap = s->max_rows;
-		r = ml_alloc(s->mem, cap * sizeof(*r));
+		r = ml_grow(s, a->r, a->n, cap, sizeof(*r));
 		if (!r)
 			return -LINELOC_MOD_E_NOMEM;
-		if (a->n)
-			memcpy(r, a->r, a->n * sizeof(*r));
-		ml_free(s->mem, a->r);
 		a->r = r;
 		a->cap = cap;
 	}
