@@ -84,5 +84,8 @@ if [ "$changed" = 0 ]; then
 	echo "sync-lineloc: the tree already matches hosttool/"
 	exit 0
 fi
-GIT_SEQUENCE_EDITOR=: git rebase -q -i --autosquash pristine
+# No rename detection: a file moved to a new folder in one commit would
+# otherwise pull the later commits' new files in that folder along.
+GIT_SEQUENCE_EDITOR=: git -c merge.directoryRenames=false -c merge.renames=false \
+	rebase -q -i --autosquash pristine
 "$top/scripts/series-export.sh" "$tree"
