@@ -31,7 +31,8 @@ HT_DEPS		:= $(HT_FILES) $(HT_HDRS) hosttool/files hosttool/files.tool \
 # objects of the tree's scripts/lineloc/Makefile)
 HT_KB_SRCS	:= $(filter hosttool/kbuild/%.c,$(HT_FILES)) \
 		   hosttool/lib/dwarf_line.c hosttool/lib/linetab_enc.c \
-		   hosttool/lib/modlines.c hosttool/lib/dwarf_reloc.c
+		   hosttool/lib/modlines.c hosttool/lib/dwarf_reloc.c \
+		   hosttool/lib/linetab_dec.c
 HT_FUZZ		:= hosttool/fuzz/fuzz_dwarf_line
 # hosttool/linetab: compact line tables (issue 10); the decoder is shared
 # with the kernel, the encoder with the module loader later.
@@ -195,7 +196,7 @@ HT_BE		:= $(if $(shell command -v $(HT_S390X_CC) 2>/dev/null),hosttool/lineloc-s
 # top Makefile: each made when missing).
 HT_KERNEL_PARTS	:= kernels matrix bigendian
 HT_CELLS	= $(if $(or $(filter $(HT_KERNEL_PARTS),$(HT_PARTS)),$(if $(HT_PARTS),,all)),$(CELLS))
-test-hosttool: hosttool/lineloc hosttool/lineloc-i686 $(HT_BE) $(HT_CELLS)
+test-hosttool: hosttool/lineloc hosttool/lineloc-kbuild hosttool/lineloc-i686 $(HT_BE) $(HT_CELLS)
 	tests/hosttool/run.sh $(HT_PARTS)
 
 bench-hosttool: hosttool/lineloc hosttool/lineloc-i686

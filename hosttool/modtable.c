@@ -16,21 +16,7 @@
 #include "modes.h"
 #include <linux/lineloc/module.h>
 #include "modtable.h"
-
-/* Contents of section @name, NULL if none; a compressed one is refused. */
-static uint8_t *mt_section(struct elf *e, const char *name, uint64_t *size)
-{
-	int i = elf_find(e, name);
-
-	*size = 0;
-	if (i < 0)
-		return NULL;
-	if (e->sec[i].flags & SHF_COMPRESSED)
-		die(e->path, sec_at(name, 0),
-		    "compressed section: the module loader keeps no line table for it");
-	*size = e->sec[i].size;
-	return elf_raw(e, (uint32_t)i);
-}
+#include "modsec.h"
 
 static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
 {
@@ -50,75 +36,42 @@ static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
 }
 
 /*
- * Build the module's tables as the loader does, with the sections placed
- * by @secs (one per section index).
+ * @jsec's table in the module's sections of line tables, if it has them
+ * (lineloc --module-sections): checked as the module loader checks them.
+ * Return: 1 with @tab and @size set (NULL, 0: no table for @jsec), or 0
+ * when the module has no such section.
  */
-static void mt_build(struct elf *e, const struct lineloc_mod_sec *secs,
-		     uint32_t block, struct lineloc_mod_out *res)
+static int mt_from_sections(struct elf *e, const char *jsec,
+			    const uint8_t **tab, size_t *size)
 {
-	struct lineloc_mod_in in = { 0 };
-	struct lineloc_rel rel = { 0 };
-	uint8_t *line, *line_str, *str, *rd = NULL, *sd = NULL;
-	uint64_t line_size, line_str_size, str_size;
-	int li, err;
-	uint32_t k;
+	static const char *const names[] = { LINELOC_SEC_CORE, LINELOC_SEC_INIT };
+	struct lineloc_sec_ent ent;
+	int found = 0, i, j, n;
+	const char *why;
+	uint8_t *sec;
+	uint32_t off;
 
-	li = elf_find(e, ".debug_line");
-	if (li < 0)
-		die(e->path, NULL, "no .debug_line");
-	line = mt_section(e, ".debug_line", &line_size);
-	line_str = mt_section(e, ".debug_line_str", &line_str_size);
-	str = mt_section(e, ".debug_str", &str_size);
-	for (k = 1; k < e->shnum; k++) {
-		struct section *r = &e->sec[k];
-
-		if ((r->type != SHT_REL && r->type != SHT_RELA) ||
-		    r->info != (uint32_t)li)
+	*tab = NULL;
+	*size = 0;
+	for (i = 0; i < 2; i++) {
+		j = elf_find(e, names[i]);
+		if (j < 0)
 			continue;
-		if (r->link >= e->shnum || e->sec[r->link].type != SHT_SYMTAB)
-			die(e->path, sec_at(r->name, 0), "bad symbol table link %u",
-			    r->link);
-		elf_check_in_file(e, k, r->name);
-		rd = elf_raw(e, k);
-		sd = elf_raw(e, r->link);
-		rel.machine = e->machine;
-		rel.is64 = e->is64;
-		rel.big_endian = e->big;
-		rel.rela = r->type == SHT_RELA;
-		rel.rel = rd;
-		rel.rel_size = r->size;
-		rel.sym = sd;
-		rel.sym_size = e->sec[r->link].size;
-		rel.shnum = e->shnum;
-		rel.target = line;
-		rel.target_size = line_size;
-		err = lineloc_rel_check(&rel);
-		if (err)
-			die(e->path, sec_at(r->name, rel.err_off), "%s (%" PRIu64 ")",
-			    lineloc_rel_strerror(err), rel.err_val);
-		in.rel = &rel;
-		break;
+		found = 1;
+		elf_check_in_file(e, (uint32_t)j, names[i]);
+		sec = elf_raw(e, (uint32_t)j);
+		n = lineloc_sec_check(sec, e->sec[j].size, &off, &why);
+		if (n < 0)
+			die(e->path, sec_at(names[i], off), "%s", why);
+		while (n--) {
+			lineloc_sec_get(sec, (uint32_t)n, &ent);
+			if (!strcmp(ent.name, jsec)) {
+				*tab = ent.tab;	/* sec is kept: the program ends */
+				*size = ent.size;
+			}
+		}
 	}
-	in.dl.line = line;
-	in.dl.line_size = line_size;
-	in.dl.line_str = line_str;
-	in.dl.line_str_size = line_str_size;
-	in.dl.str = str;
-	in.dl.str_size = str_size;
-	in.dl.big_endian = e->big;
-	in.secs = secs;
-	in.nsecs = e->shnum;
-	in.mem = &lineloc_libc_alloc;
-	in.block_rows = block;
-	err = lineloc_mod_build(&in, res);
-	if (err)
-		die(e->path, sec_at(".debug_line", res->err_off), "%s (%" PRIu64 ")",
-		    lineloc_mod_strerror(err, res), res->err_val);
-	free(rd);
-	free(sd);
-	free(line);
-	free(line_str);
-	free(str);
+	return found;
 }
 
 /**
@@ -132,8 +85,10 @@ static void mt_build(struct elf *e, const struct lineloc_mod_sec *secs,
 void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 		   char **addrs, int naddrs)
 {
-	struct lineloc_mod_out res;
+	struct lineloc_mod_out res = { 0 };
 	struct lineloc_mod_sec *secs;
+	const uint8_t *tab;
+	size_t size;
 	int ji, i;
 
 	if (!jsec)
@@ -142,16 +97,20 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 	if (ji < 0)
 		die(e->path, NULL, "no section %s", jsec);
 	secs = xcalloc(e->shnum, sizeof(*secs));
-	secs[ji].region = LINELOC_MOD_CORE;
-	secs[ji].size = e->sec[ji].size;
-	mt_build(e, secs, block, &res);
+	if (!mt_from_sections(e, jsec, &tab, &size)) {
+		secs[ji].region = LINELOC_MOD_CORE;
+		secs[ji].size = e->sec[ji].size;
+		mod_build(e, secs, block, &res);
+		tab = res.tab[0];
+		size = res.size[0];
+	}
 	for (i = 0; i < naddrs; i++)
-		mt_answer(res.tab[0], res.size[0], addrs[i]);
+		mt_answer(tab, size, addrs[i]);
 	if (!naddrs) {
 		char buf[256];
 
 		while (fgets(buf, sizeof(buf), stdin)) {
-			mt_answer(res.tab[0], res.size[0], buf);
+			mt_answer(tab, size, buf);
 			out_flush();
 			fflush(out);
 		}
@@ -203,7 +162,7 @@ void do_module_table_size(struct elf *e, uint32_t block)
 	}
 	if (li < 0)
 		die(e->path, NULL, "no .debug_line");
-	mt_build(e, secs, block, &res);
+	mod_build(e, secs, block, &res);
 	snprintf(buf, sizeof(buf),
 		 "module table: %u + %u rows, %zu + %zu bytes (core + init), ",
 		 res.rows[0], res.rows[1], res.size[0], res.size[1]);

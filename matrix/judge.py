@@ -597,6 +597,8 @@ def judge_variants(cell, lines, a, figures, syms=None):
         warns = [l for l in seg if WARN_NO_LINES.match(l)]
         crash = [l for l in seg if CRASH.search(l)]
         has = size.isdigit() and int(size) > 0
+        source = next((l.rsplit(': ', 1)[1] for l in seg
+                       if l.startswith(INIT + 'cat ') and 'linesource' in l), '')
         where = ''
         if v['expect'] == 'warn':
             ok = not has and len(warns) == 1
@@ -609,6 +611,9 @@ def judge_variants(cell, lines, a, figures, syms=None):
                                                        v['section'], v['offset'])
         elif v['expect'] == 'lines':
             ok = has and not warns
+            if ok and v.get('source'):
+                ok = source == v['source']
+                where = ', line source %r, not %r' % (source, v['source'])
         else:
             ok = (has and not warns) or (not has and len(warns) == 1)
         ok = ok and loaded and unloaded and not crash
@@ -649,6 +654,50 @@ def judge_variants(cell, lines, a, figures, syms=None):
                                         '; ' + '; '.join(bad[:2]) if bad else ''))
 
 
+def plan_part(lines, path):
+    """The console lines of the first load of @path outside the variants'
+    loads, up to the rmmod that follows it."""
+    skip = set(k for b, e in variant_segments(lines).values() for k in range(b, e))
+    start = next((i for i, l in enumerate(lines) if i not in skip and
+                  l.startswith(INIT + 'insmod %s: ' % path)), None)
+    if start is None:
+        return []
+    end = next((i for i in range(start, len(lines))
+                if lines[i].startswith(INIT + 'rmmod ')), len(lines))
+    return lines[start:end]
+
+
+def judge_sources(cell, lines, a, oracle, syms):
+    """Where each load of the test module took its line tables from
+    (/sys/module/lltest/linesource): the module as built and as an install
+    strips it (strip --strip-debug) from its sections, the one stripped of
+    them but keeping .debug_line from .debug_line.  The stripped module's
+    trace agrees with addr2line on the unstripped .ko."""
+    want = [('/lltest.ko', 'section'), ('/m/lltest-strip.ko', 'section'),
+            ('/m/lltest-min.ko', 'debug_line')]
+    got = []
+    for path, src in want:
+        part = plan_part(lines, path)
+        have = next((l.rsplit(': ', 1)[1] for l in part
+                     if l.startswith(INIT + 'cat /sys/module/lltest/linesource')), None)
+        got.append((path, have, src))
+    cell.check('module line source: built and installed from the sections, '
+               'without them from .debug_line',
+               all(h == w for _, h, w in got),
+               ', '.join('%s %s' % (f, h) for f, h, _ in got))
+    part = plan_part(lines, '/m/lltest-strip.ko')
+    if oracle is None or syms is None:
+        cell.check('module stripped as installed: frames agree with addr2line', False,
+                   'no oracle' if oracle is None else 'no vmlinux symbols')
+        return
+    seen, located, agree, bad = check_frames(part, a, oracle, syms)
+    fired = any(FIRES.match(l) and FIRES.match(l).group(1) == 'dump_strip' for l in part)
+    cell.check('module stripped as installed (strip --strip-debug): frames agree with '
+               'addr2line on the unstripped .ko', fired and located >= 3 and not bad,
+               '%d/%d of %d%s%s' % (agree, located, seen, '' if fired else ', no marker',
+                                    '; ' + '; '.join(bad[:2]) if bad else ''))
+
+
 def judge_load_cost(cell, lines, a, figures):
     """module.line_locations=0 loads the stripped module with no table and
     no warning; loaded again with it on, the table is there.  The two load
@@ -664,6 +713,11 @@ def judge_load_cost(cell, lines, a, figures):
                          if x.startswith(INIT + 'cat /sys/module/lltest/linesize')), '')
             warned = any(WARN_NO_LINES.match(x) for x in lines[i + 1:i + 8])
             got[which] = (int(ins.group(1)) if ins else None, size, warned)
+            sec = next((m for m in (re.match(re.escape(INIT) +
+                                             r'insmod /m/lltest-strip\.ko: ok in (\d+) us', x)
+                                    for x in lines[i + 1:i + 14]) if m), None)
+            if which == '1' and sec:
+                got['section'] = int(sec.group(1))
     if not got:
         return
     off, on = got.get('0'), got.get('1')
@@ -677,6 +731,7 @@ def judge_load_cost(cell, lines, a, figures):
                            capture_output=True, text=True)
         m = re.search(r'\] \.debug_line\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)', p.stdout)
         figures['module_load_us'] = {'lines_off': off[0], 'lines_on': on[0],
+                                     'section': got.get('section'),
                                      'debug_line_bytes': int(m.group(1), 16) if m else 0,
                                      'table_bytes': int(on[1])}
 
@@ -1039,6 +1094,8 @@ def judge(a):
             judge_module_frames(cell, lines, a, oracle, syms, figures)
         if a.plan and plan_has(a.plan, 'variants /m '):
             judge_variants(cell, lines, a, figures, syms)
+        if a.plan and plan_has(a.plan, 'insmod /m/lltest-strip.ko tag=_strip'):
+            judge_sources(cell, lines, a, oracle, syms)
         if a.facts.get('KCONFIG') == 'hardened':
             judge_hardened(cell, lines, a, figures)
         if a.lines_on:

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Make the load-time variants of the test module: the module stripped to
-what line locations need, and corruptions of its .debug_line and of the
-relocations of .debug_line, each of which must load (the kernel keeps the
-module and drops its line table with one warning, or keeps the table).
+"""Make the load-time variants of the test module: the module stripped as
+an install strips it, the module stripped to what decoding at load time
+needs, corruptions of its sections of line tables, of its .debug_line and
+of the relocations of .debug_line, each of which must load (the kernel
+keeps the module and drops its line table with one warning, or keeps the
+table).
 
   qemu/variants.py --ko lltest.ko --objcopy PREFIXobjcopy --out DIR [--seed N] [--count N]
 
-writes DIR/lltest-min.ko (objcopy --strip-debug, keeping .debug_line and
-.debug_line_str: the recipe of the Kconfig help), DIR/mNN.ko, one per
-corruption of lltest-min.ko, and DIR/variants.json: for each file its
-kind, what was changed where, and "expect": "warn" where the change makes
-the section invalid for certain (the kernel must warn), "any" where either
-outcome is right.  A "warn" corruption also names the "section" and
+writes DIR/lltest-strip.ko (PREFIXstrip --strip-debug, what
+INSTALL_MOD_STRIP=1 runs: its sections of line tables stay), DIR/sNN.ko,
+one per kind of corruption of those sections, DIR/lltest-min.ko (objcopy
+--strip-debug, keeping .debug_line and .debug_line_str: the recipe of the
+Kconfig help, and without the sections of line tables: the tables are
+built at load time), DIR/mNN.ko, one per corruption of lltest-min.ko, and
+DIR/variants.json: for each file its kind, what was changed where, and
+"expect": "warn" where the change makes the section invalid for certain
+(the kernel must warn), "any" where either outcome is right.  A "warn" corruption also names the "section" and
 "offset" its warning must name: the field it broke (a relocation: its
 entry; a relocation section cut short: its new end); a kind whose first
 fault the decoder meets cannot be told from the change (truncate, flip)
@@ -20,7 +25,8 @@ has null there.  The same seed gives the same files: the seed is printed.
 
 With --dwarf SPEC=KO... (the module built again with other line-table
 versions: gccN written by gcc, gasN by gas), each is copied to
-DIR/dwarf/SPEC.ko and listed under "dwarf" with the version read back from
+DIR/dwarf/SPEC.ko without its sections of line tables (so that the loader
+decodes that version) and listed under "dwarf" with the version read back from
 it (lineloc --stats), which must be N.
 """
 import argparse
@@ -185,6 +191,129 @@ KINDS = ['unit_length', 'version', 'header_length', 'line_range', 'opcode_base',
          'rel_order']
 
 
+# The sections of line tables (<linux/lineloc/module.h>) and the header
+# words of a table (<linux/lineloc/table.h>, LINELOC_H_*).
+SEC_CORE, SEC_INIT = '.lineloc', '.init.lineloc'
+SEC_HDR, SEC_ENT, SEC_MAX = 8, 12, 64
+H = {w: i for i, w in enumerate([
+    'magic', 'size', 'entries', 'block_rows', 'nblocks', 'codes', 'lut_off', 'long_off',
+    'nsuper', 'super_off', 'index_off', 'data_off', 'data_size', 'nfiles', 'ndirs',
+    'files_off', 'dirs_off', 'str_off', 'str_size', 'ndict', 'dict_off'])}
+
+
+def sec_entries(d, sec):
+    """(entry offset, name, table offset, table size) of each entry."""
+    at = sec['offset']
+    n, = struct.unpack_from('<I', d, at + 4)
+    out = []
+    for i in range(n):
+        e = SEC_HDR + SEC_ENT * i
+        name, tab, size = struct.unpack_from('<III', d, at + e)
+        end = d.index(b'\0', at + name)
+        out.append((e, d[at + name:end].decode(), tab, size))
+    return out
+
+
+def sec_mutate(elf, kind, rnd):
+    """Apply one corruption of the sections of line tables; return (what,
+    section, offset): the kernel must warn once, naming that place."""
+    d = elf.data
+    core = elf.find(SEC_CORE)
+    sec = elf.find(SEC_INIT) if kind == 'init_core' else core
+    at, size = sec['offset'], sec['size']
+    ents = sec_entries(d, sec)
+    e, name, tab, tsize = rnd.choice(ents)
+    put = lambda off, v: struct.pack_into('<I', d, at + off, v)
+    get = lambda off: struct.unpack_from('<I', d, at + off)[0]
+    sname = sec['sname']
+    if kind == 'magic':
+        put(0, get(0) ^ 1 << rnd.randrange(32))
+        return 'magic flipped', sname, 0
+    if kind == 'count':
+        v = rnd.choice([SEC_MAX + 1, 0xffffffff])
+        put(4, v)
+        return 'count %d' % v, sname, 4
+    if kind == 'cut':
+        v = rnd.randrange(0, SEC_HDR)
+        elf.set_size(sec, v)
+        return 'section cut to %d bytes' % v, sname, 0
+    if kind == 'noalloc':
+        fmt, off = ('<Q', 8) if elf.is64 else ('<I', 8)
+        struct.pack_into(fmt, d, sec['at'] + off, sec['flags'] & ~2)
+        return 'SHF_ALLOC cleared', sname, 0
+    if kind == 'name_out':
+        v = size + rnd.randrange(0, 64)
+        put(e, v)
+        return 'entry %s: name at %#x' % (name, v), sname, e
+    if kind == 'name_empty':
+        put(e, get(e) + len(name))
+        return 'entry %s: name empty' % name, sname, e
+    if kind == 'name_unterminated':
+        d[at + size - 1] = 0x41
+        put(e, size - 1)
+        return 'entry %s: name at the last byte, not NUL' % name, sname, e
+    if kind == 'name_missing':
+        d[at + get(e) + len(name) - 1] ^= 0x20
+        return 'entry %s: a section the module lacks' % name, sname, e
+    if kind == 'name_data':
+        new = b'.data'[:len(name)] + b'\0'
+        d[at + get(e):at + get(e) + len(new)] = new
+        return 'entry %s: renamed %s' % (name, new[:-1].decode()), sname, e
+    if kind == 'name_twice':
+        if len(ents) < 2:
+            raise ValueError('name_twice needs two entries in %s' % sname)
+        i = rnd.randrange(1, len(ents))
+        put(ents[i][0], get(ents[0][0]))
+        return 'entry %s: named %s' % (ents[i][1], ents[0][1]), sname, ents[i][0]
+    if kind == 'tab_out':
+        v = size + 1 + rnd.randrange(0, 64)
+        put(e + 4, v)
+        return 'entry %s: table at %#x' % (name, v), sname, e + 4
+    if kind == 'tab_size':
+        v = size - tab + 1 + rnd.randrange(0, 64)
+        put(e + 8, v)
+        return 'entry %s: table of %#x bytes' % (name, v), sname, e + 4
+    if kind == 'init_core':
+        d[at + get(e):at + get(e) + 6] = b'.text\0'
+        return 'entry %s: renamed .text' % name, sname, e
+    # the table's own header: its checks name the table's start
+    w = lambda k: tab + 4 * H[k]
+    if kind == 't_magic':
+        put(w('magic'), get(w('magic')) ^ 1 << rnd.randrange(32))
+    elif kind == 't_size':
+        put(w('size'), tsize + 1 + rnd.randrange(64))
+    elif kind == 't_codes':
+        put(w('codes'), get(w('codes')) ^ 1 << rnd.randrange(16))
+    elif kind == 't_lut_bits':
+        put(w('codes'), (get(w('codes')) & 0xffff) | rnd.choice([0, 13, 0xffff]) << 16)
+    elif kind == 't_block_rows':
+        put(w('block_rows'), rnd.choice([0, 4097]))
+    elif kind == 't_nblocks':
+        put(w('nblocks'), get(w('nblocks')) + 1 + rnd.randrange(8))
+    elif kind == 't_nsuper':
+        put(w('nsuper'), get(w('nblocks')) + 1)
+    elif kind == 't_super_first':
+        put(get(w('super_off')) + tab + 8, 1 + rnd.randrange(8))
+    elif kind == 't_index':
+        struct.pack_into('<H', d, at + tab + get(w('index_off')) + 2, 0xffff)
+    elif kind == 't_long_off':
+        put(w('long_off'), tsize - rnd.randrange(4))
+    elif kind in ('t_data_size', 't_str_size'):
+        put(w(kind[2:]), tsize + rnd.randrange(64))
+    elif kind in ('t_nfiles', 't_ndirs', 't_ndict'):
+        put(w(kind[2:]), 0xfffff0 + rnd.randrange(16))
+    else:
+        raise ValueError(kind)
+    return 'entry %s: %s' % (name, kind), sname, tab
+
+
+SEC_KINDS = ['magic', 'count', 'cut', 'noalloc', 'name_out', 'name_empty',
+             'name_unterminated', 'name_missing', 'name_data', 'name_twice', 'tab_out',
+             'tab_size', 'init_core', 't_magic', 't_size', 't_codes', 't_lut_bits',
+             't_block_rows', 't_nblocks', 't_nsuper', 't_super_first', 't_index',
+             't_long_off', 't_data_size', 't_str_size', 't_nfiles', 't_ndirs', 't_ndict']
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--ko', required=True)
@@ -197,18 +326,46 @@ def main():
     if os.path.isdir(a.out):
         shutil.rmtree(a.out)
     os.makedirs(a.out)
+    # as INSTALL_MOD_STRIP=1 strips it (scripts/Makefile.modinst)
+    strip = a.objcopy[:-len('objcopy')] + 'strip'
+    stripped = os.path.join(a.out, 'lltest-strip.ko')
+    p = subprocess.run([strip, '--strip-debug', '-o', stripped, a.ko],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print('variants.py: %s failed: %s' % (strip, p.stderr.strip()), file=sys.stderr)
+        return 1
+    manifest = [{'file': 'lltest-strip.ko', 'kind': 'installed', 'what':
+                 'strip --strip-debug (INSTALL_MOD_STRIP=1)', 'expect': 'lines',
+                 'source': 'section', 'section': None, 'offset': None}]
+    sbase = open(stripped, 'rb').read()
+    if not Elf(bytearray(sbase)).find(SEC_CORE):
+        print('variants.py: %s has no %s section' % (a.ko, SEC_CORE), file=sys.stderr)
+        return 1
+    print('variants.py: seed %d, %d corruptions of the line-table sections of %s' % (
+        a.seed, len(SEC_KINDS), os.path.basename(stripped)))
+    for i, kind in enumerate(SEC_KINDS):
+        rnd = random.Random('%d-s%d' % (a.seed, i))
+        elf = Elf(bytearray(sbase))
+        what, section, offset = sec_mutate(elf, kind, rnd)
+        name = 's%02d.ko' % i
+        with open(os.path.join(a.out, name), 'wb') as f:
+            f.write(elf.data)
+        manifest.append({'file': name, 'kind': 'section_' + kind, 'what': what,
+                         'expect': 'warn', 'section': section, 'offset': offset})
     mini = os.path.join(a.out, 'lltest-min.ko')
     p = subprocess.run([a.objcopy, '--strip-debug', '--keep-section=.debug_line',
-                        '--keep-section=.debug_line_str', a.ko, mini],
+                        '--keep-section=.debug_line_str', '--remove-section=' + SEC_CORE,
+                        '--remove-section=' + SEC_INIT, a.ko, mini],
                        capture_output=True, text=True)
     if p.returncode:
         print('variants.py: %s failed: %s' % (a.objcopy, p.stderr.strip()), file=sys.stderr)
         return 1
     base = open(mini, 'rb').read()
-    manifest = [{'file': 'lltest-min.ko', 'kind': 'stripped', 'what':
-                 'objcopy --strip-debug --keep-section=.debug_line '
-                 '--keep-section=.debug_line_str', 'expect': 'lines',
-                 'section': None, 'offset': None}]
+    manifest.append({'file': 'lltest-min.ko', 'kind': 'stripped', 'what':
+                     'objcopy --strip-debug --keep-section=.debug_line '
+                     '--keep-section=.debug_line_str, no sections of line tables',
+                     'expect': 'lines', 'source': 'debug_line', 'section': None,
+                     'offset': None})
     # CONFIG_DEBUG_INFO_COMPRESSED's form: the loader does not inflate it
     p = subprocess.run([a.objcopy, '--compress-debug-sections=zlib', mini,
                         os.path.join(a.out, 'lltest-zlib.ko')], capture_output=True, text=True)
@@ -238,7 +395,13 @@ def main():
     for spec_ko in a.dwarf:
         spec, _, ko = spec_ko.partition('=')
         dst = os.path.join(a.out, 'dwarf', spec + '.ko')
-        shutil.copyfile(ko, dst)
+        p = subprocess.run([a.objcopy, '--remove-section=' + SEC_CORE,
+                            '--remove-section=' + SEC_INIT, ko, dst],
+                           capture_output=True, text=True)
+        if p.returncode:
+            print('variants.py: %s failed: %s' % (a.objcopy, p.stderr.strip()),
+                  file=sys.stderr)
+            return 1
         p = subprocess.run([lineloc, '--stats', dst], capture_output=True, text=True)
         ver = next((l.split(':', 1)[1].strip() for l in p.stdout.splitlines()
                     if l.startswith('versions:')), '?')

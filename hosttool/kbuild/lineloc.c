@@ -7,8 +7,12 @@
  *	in their container (<linux/lineloc/vmlinux.h>), to OUT
  *   lineloc --check-anchors VMLINUX FINAL
  *	fail unless FINAL's text symbols lie where VMLINUX's did
+ *   lineloc [--exit-init] --module-sections MODULE CORE INIT
+ *	read MODULE's .debug_line and write the contents of its sections of
+ *	line tables (<linux/lineloc/module.h>) to CORE and INIT
  *
- * scripts/link-vmlinux.sh runs both.  ELF32 and ELF64 of either byte order
+ * scripts/link-vmlinux.sh runs the first two, scripts/Makefile.modfinal
+ * the third.  ELF32 and ELF64 of either byte order
  * are read on any host; every address and offset is 64-bit.  Rows are
  * clipped to the address ranges of the compilation unit that owns their
  * line table (units.c), and paths are stripped of the source and object
@@ -22,10 +26,12 @@
 #include "util.h"
 #include "tables.h"
 #include "ktable.h"
+#include "modsec.h"
 
 static const char usage[] =
 	"usage: lineloc [--strip PREFIX]... -o OUT --kernel-table VMLINUX\n"
-	"       lineloc --check-anchors VMLINUX FINAL\n";
+	"       lineloc --check-anchors VMLINUX FINAL\n"
+	"       lineloc [--exit-init] --module-sections MODULE CORE INIT\n";
 
 static void __attribute__((noreturn)) usage_error(const char *what)
 {
@@ -37,20 +43,26 @@ enum {
 	OPT_STRIP = 0x100,
 	OPT_KERNEL_TABLE,
 	OPT_CHECK_ANCHORS,
+	OPT_MODULE_SECTIONS,
+	OPT_EXIT_INIT,
 };
 
 static const struct option longopts[] = {
 	{ "strip",		required_argument,	NULL, OPT_STRIP },
 	{ "kernel-table",	required_argument,	NULL, OPT_KERNEL_TABLE },
 	{ "check-anchors",	required_argument,	NULL, OPT_CHECK_ANCHORS },
+	{ "module-sections",	required_argument,	NULL, OPT_MODULE_SECTIONS },
+	{ "exit-init",		no_argument,		NULL, OPT_EXIT_INIT },
 	{ NULL,			0,			NULL, 0 },
 };
 
 int main(int argc, char **argv)
 {
 	const char *table = NULL, *anchors = NULL, *outpath = NULL;
+	const char *module = NULL;
 	static struct tables t;
-	int c, stripped = 0;
+	int c, stripped = 0, exit_init = 0;
+	struct elf e;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
@@ -65,6 +77,12 @@ int main(int argc, char **argv)
 		case OPT_CHECK_ANCHORS:
 			anchors = optarg;
 			break;
+		case OPT_MODULE_SECTIONS:
+			module = optarg;
+			break;
+		case OPT_EXIT_INIT:
+			exit_init = 1;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
@@ -72,8 +90,17 @@ int main(int argc, char **argv)
 			usage_error("unknown option or missing argument");
 		}
 	}
-	if (!table == !anchors)
-		usage_error("--kernel-table or --check-anchors, one of them");
+	if (!!table + !!anchors + !!module != 1)
+		usage_error("--kernel-table, --check-anchors or --module-sections, one of them");
+	if (module) {
+		if (optind + 2 != argc)
+			usage_error("--module-sections MODULE CORE INIT: three files");
+		in_path = module;
+		elf_open(&e, module);
+		do_module_sections(&e, argv[optind], argv[optind + 1],
+				   exit_init);
+		return 0;
+	}
 	if (anchors) {
 		if (optind + 1 != argc)
 			usage_error("--check-anchors VMLINUX FINAL: two files");

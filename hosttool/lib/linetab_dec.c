@@ -440,6 +440,30 @@ int lineloc_path(const void *tab, size_t size, u32 file,
 	return lt_path(&h, file, loc);
 }
 
+/*
+ * Block @blk of superblock @s: the offset of its first row in @at, and
+ * where its data starts and stops.
+ */
+static int lt_span(const struct lt_tab *h, u32 s, u32 blk, u32 *at,
+		   u32 *start, u32 *stop)
+{
+	const u8 *sb = h->t + h->super_off, *ix = h->t + h->index_off;
+	u32 pos = get_unaligned_le32(sb + 12 * s + 4);
+
+	*at = get_unaligned_le32(sb + 12 * s) + get_unaligned_le16(ix + 4 * blk);
+	*start = pos + get_unaligned_le16(ix + 4 * blk + 2);
+	if (blk + 1 == h->nblocks)
+		*stop = h->data_size;
+	else if (s + 1 < h->nsuper &&
+		 get_unaligned_le32(sb + 12 * (s + 1) + 8) == blk + 1)
+		*stop = get_unaligned_le32(sb + 12 * (s + 1) + 4);
+	else
+		*stop = pos + get_unaligned_le16(ix + 4 * (blk + 1) + 2);
+	if (*start > *stop || *stop > h->data_size)
+		return -LINELOC_E_DATA;
+	return 0;
+}
+
 /**
  * lineloc_lookup() - the source location of an offset
  * @tab: the table
@@ -457,7 +481,7 @@ int lineloc_path(const void *tab, size_t size, u32 file,
 int lineloc_lookup(const void *tab, size_t size, u32 off,
 		   struct lineloc_loc *loc)
 {
-	u32 lo, hi, n, half, s, base, pos, file = 0, line = 0, at, start, stop;
+	u32 lo, hi, n, half, s, base, file = 0, line = 0, at, start, stop;
 	const u8 *sb, *ix;
 	struct lt_tab h;
 	bool end = false;
@@ -482,7 +506,6 @@ int lineloc_lookup(const void *tab, size_t size, u32 off,
 	}
 	s = lo;
 	base = get_unaligned_le32(sb + 12 * s);
-	pos = get_unaligned_le32(sb + 12 * s + 4);
 	lo = get_unaligned_le32(sb + 12 * s + 8);
 	hi = s + 1 < h.nsuper ? get_unaligned_le32(sb + 12 * (s + 1) + 8) : h.nblocks;
 	if (lo >= hi || hi > h.nblocks)
@@ -491,19 +514,11 @@ int lineloc_lookup(const void *tab, size_t size, u32 off,
 		half = n / 2;
 		lo = base + get_unaligned_le16(ix + 4 * (lo + half)) <= off ? lo + half : lo;
 	}
-	at = base + get_unaligned_le16(ix + 4 * lo);
+	ret = lt_span(&h, s, lo, &at, &start, &stop);
+	if (ret)
+		return ret;
 	if (at > off)
 		return -LINELOC_E_DATA;	/* an index out of order */
-	start = pos + get_unaligned_le16(ix + 4 * lo + 2);
-	if (lo + 1 == h.nblocks)
-		stop = h.data_size;
-	else if (s + 1 < h.nsuper &&
-		 get_unaligned_le32(sb + 12 * (s + 1) + 8) == lo + 1)
-		stop = get_unaligned_le32(sb + 12 * (s + 1) + 4);
-	else
-		stop = pos + get_unaligned_le16(ix + 4 * (lo + 1) + 2);
-	if (start > stop || stop > h.data_size)
-		return -LINELOC_E_DATA;
 	ret = lt_block(&h, lo, start, stop, off, &file, &line, &end, &at);
 	if (ret)
 		return ret;
@@ -590,6 +605,43 @@ int lineloc_check_header(const void *tab, size_t size)
 		ret = lt_path(&h, i, &loc);
 		if (ret)
 			return ret;
+	}
+	return 0;
+}
+
+/**
+ * lineloc_check() - validate a whole line table before it is published
+ * @tab: the table
+ * @size: bytes at @tab
+ *
+ * lineloc_check_header(), then every block decoded once, to its end: for a
+ * table that comes with a module rather than with the kernel image.
+ *
+ * Return: 0, or a negative LINELOC_E_* code.
+ */
+int lineloc_check(const void *tab, size_t size)
+{
+	u32 s, blk, last, at, start, stop, file, line;
+	struct lt_tab h;
+	bool end;
+	int ret;
+
+	ret = lineloc_check_header(tab, size);
+	if (ret)
+		return ret;
+	lt_parse(&h, tab, size);
+	for (s = 0; s < h.nsuper; s++) {
+		const u8 *e = h.t + h.super_off + 12 * s;
+
+		last = s + 1 < h.nsuper ? get_unaligned_le32(e + 20) : h.nblocks;
+		for (blk = get_unaligned_le32(e + 8); blk < last; blk++) {
+			ret = lt_span(&h, s, blk, &at, &start, &stop);
+			if (!ret)
+				ret = lt_block(&h, blk, start, stop, ~0U,
+					       &file, &line, &end, &at);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <linux/export.h>
 #include <linux/lineloc/module.h>
 #include <linux/string.h>
+#include <asm/unaligned.h>
 
 struct ml_rows {
 	struct lineloc_row *r;
@@ -833,3 +834,83 @@ const char *lineloc_mod_strerror(int err, const struct lineloc_mod_out *out)
 	return err > 0 && err < LINELOC_MOD_E_MAX && msg[err] ? msg[err] :
 	       "unknown error";
 }
+
+/**
+ * lineloc_sec_get() - entry @i of a module's section of line tables
+ * @sec: the section, checked with lineloc_sec_check()
+ * @i: the entry, below the count lineloc_sec_check() returned
+ * @e: where to put the entry
+ */
+void lineloc_sec_get(const u8 *sec, u32 i, struct lineloc_sec_ent *e)
+{
+	const u8 *p = sec + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
+
+	e->name = (const char *)sec + get_unaligned_le32(p);
+	e->tab = sec + get_unaligned_le32(p + 4);
+	e->size = get_unaligned_le32(p + 8);
+}
+EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_get);
+
+/**
+ * lineloc_sec_check() - validate a module's section of line tables whole
+ * @sec: the section's bytes
+ * @size: bytes at @sec
+ * @err_off: on error, the offset in @sec where the fault was found
+ * @why: on error, what the fault is
+ *
+ * Checks the header, that every name lies inside the section, is
+ * terminated and is given once, and every table with lineloc_check().
+ *
+ * Return: the number of entries, or -1.
+ */
+int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
+		      const char **why)
+{
+	struct lineloc_sec_ent e, o;
+	u32 n, i, j, name, tab;
+
+	*err_off = 0;
+	if (size < LINELOC_SEC_HDR || size > 0xffffffffU ||
+	    get_unaligned_le32(sec) != LINELOC_SEC_MAGIC) {
+		*why = "not a section of line tables (size or magic)";
+		return -1;
+	}
+	n = get_unaligned_le32(sec + 4);
+	*err_off = 4;
+	if (n > LINELOC_SEC_MAX ||
+	    n > (size - LINELOC_SEC_HDR) / LINELOC_SEC_ENT) {
+		*why = "more entries than the section holds";
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		*err_off = LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
+		name = get_unaligned_le32(sec + *err_off);
+		if (name >= size || !sec[name] ||
+		    !memchr(sec + name, 0, size - name)) {
+			*why = "a name outside the section, empty or unterminated";
+			return -1;
+		}
+		tab = get_unaligned_le32(sec + *err_off + 4);
+		if (tab > size ||
+		    get_unaligned_le32(sec + *err_off + 8) > size - tab) {
+			*err_off += 4;
+			*why = "a table outside the section";
+			return -1;
+		}
+		lineloc_sec_get(sec, i, &e);
+		for (j = 0; j < i; j++) {
+			lineloc_sec_get(sec, j, &o);
+			if (!strcmp(o.name, e.name)) {
+				*why = "a text section named twice";
+				return -1;
+			}
+		}
+		if (lineloc_check(e.tab, e.size)) {
+			*err_off = e.tab - sec;
+			*why = "a damaged table";
+			return -1;
+		}
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_check);

@@ -16,7 +16,7 @@
  *                      for each .ko file of DIR in name order: insmod it
  *                      (with TRIGGER: as tag=_<file name less .ko>, and
  *                      write 1 to /sys/kernel/debug/NAME/TRIGGER), cat
- *                      /sys/module/NAME/linesize, rmmod NAME (the
+ *                      /sys/module/NAME/linesize and linesource, rmmod NAME (the
  *                      module's load-time variants: they must all load)
  *   cycle N PATH NAME  load PATH and unload NAME N times, while a child
  *                      process reads /proc/kallsyms over and over; print
@@ -149,7 +149,7 @@ static int do_variants(char *arg)
 {
 	char *dir = strtok(arg, " "), *name = strtok(NULL, " ");
 	char *trigger = strtok(NULL, " ");
-	char path[512], sys[256], cmd[600], file[256];
+	char path[512], sys[256], src[256], cmd[600], file[256];
 	struct dirent **ents;
 	int i, n, bad = 0;
 
@@ -161,6 +161,7 @@ static int do_variants(char *arg)
 		return -1;
 	}
 	snprintf(sys, sizeof(sys), "/sys/module/%s/linesize", name);
+	snprintf(src, sizeof(src), "/sys/module/%s/linesource", name);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
 		say("variant %s", ents[i]->d_name);
@@ -181,6 +182,7 @@ static int do_variants(char *arg)
 			 * the module is unloaded all the same.
 			 */
 			do_cat(sys);
+			do_cat(src);
 			if (do_rmmod(name))
 				bad = 1;
 		}

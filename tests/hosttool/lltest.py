@@ -37,6 +37,8 @@ import cell  # noqa: E402  (the arch facts)
 from result import Results  # noqa: E402
 LL = os.path.join(TOP, 'hosttool', 'lineloc')
 LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
+# the kernel build's lineloc (scripts/lineloc), built from the same files
+LLK = os.path.join(TOP, 'hosttool', 'lineloc-kbuild')
 LLBE = os.path.join(TOP, 'hosttool', 'lineloc-s390x')    # big-endian host
 SRC = os.path.join(TOP, 'tests', 'hosttool', 'src')
 # lineloc's sources and headers, one a line (also hosttool.mk's list)
@@ -1663,6 +1665,7 @@ def test_debian(work, rnd):
         check_rel(name, m, parse_rows(text), 'addr2line', rnd, n_random=60)
         same32(name + ' i686 == x86_64', ['--rows', m])
     check_debian_modules(mods, rnd)
+    check_module_sections(mods, rnd, work)
 
 
 def text_size(f):
@@ -1672,6 +1675,73 @@ def text_size(f):
         if m:
             return int(m.group(1), 16)
     return 0
+
+
+def exec_sections(f):
+    """{name: size} of the allocated executable sections of @f."""
+    rc, out, _ = run(['readelf', '-SW', f])
+    secs = {}
+    for l in out.splitlines():
+        m = re.search(r'\] (\S+)\s+(?:PROGBITS|NOBITS)\s+\S+\s+\S+\s+([0-9a-f]+)\s+\S+\s+(\S+)', l)
+        if m and 'A' in m.group(3) and 'X' in m.group(3) and int(m.group(2), 16):
+            secs[m.group(1)] = int(m.group(2), 16)
+    return secs
+
+
+def check_module_sections(mods, rnd, work):
+    """Debian's modules with the sections of line tables that the kernel
+    build adds when a module is finalised (lineloc --module-sections, then
+    objcopy as scripts/Makefile.modfinal runs it), stripped as
+    INSTALL_MOD_STRIP=1 strips them: at offsets of every text section they
+    answer as lineloc -e -j SECTION does on the unstripped module (whose
+    rows check_rel() holds against addr2line).  The bytes of the sections
+    against the .debug_line they replace are a figure."""
+    pick = rnd.sample(mods, min(len(mods), 8 if QUICK else 40))
+    d = os.path.join(work, 'modsec')
+    os.makedirs(d, exist_ok=True)
+    same = total = nsec = secbytes = linebytes = 0
+    bad = []
+    for m in pick:
+        b = os.path.basename(m)
+        core, init = os.path.join(d, b + '.core'), os.path.join(d, b + '.init')
+        withsec, stripped = os.path.join(d, b), os.path.join(d, 'stripped-' + b)
+        rc, _, err = run([LLK, '--module-sections', m, core, init])
+        add = []
+        for sec, f in (('.lineloc', core), ('.init.lineloc', init)):
+            if rc == 0 and os.path.getsize(f):
+                add += ['--add-section', '%s=%s' % (sec, f), '--set-section-flags',
+                        '%s=alloc,readonly,contents' % sec]
+                secbytes += os.path.getsize(f)
+        if rc == 0:
+            rc, _, err = run(['objcopy'] + add + [m, withsec])
+        if rc == 0:
+            rc, _, err = run(['strip', '--strip-debug', '-o', stripped, withsec])
+        if rc:
+            bad.append('%s: %s' % (b, err.strip()[-100:]))
+            continue
+        nsec += bool(add)
+        rc, out, _ = run(['readelf', '-SW', m])
+        mm = re.search(r'\] \.debug_line\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)', out)
+        linebytes += int(mm.group(1), 16) if mm else 0
+        for sec, n in sorted(exec_sections(m).items()):
+            addrs = list(range(n)) if n <= 4000 else sorted(rnd.sample(range(n), 4000))
+            ours, err = lineloc_e(m, addrs, sec, extra=())
+            via, err2 = via_module(stripped, addrs, sec)
+            if ours is None or via is None:
+                bad.append('%s %s: %s' % (b, sec, (err or err2)[-100:]))
+                continue
+            total += len(addrs)
+            diff = [(hex(a), x, y) for a, x, y in zip(addrs, via, ours) if x != y]
+            same += len(addrs) - len(diff)
+            if diff:
+                bad.append('%s %s: %s' % (b, sec, diff[:2]))
+    result(not bad and total > 0 and nsec > 0,
+           'Debian modules: %d with sections of line tables, stripped, answer as '
+           'lineloc -e -j SECTION on every text section' % len(pick),
+           '%d/%d offsets identical, %d modules with sections%s' % (
+               same, total, nsec, '; ' + '; '.join(bad[:3]) if bad else ''))
+    note('Debian modules: %d bytes of sections of line tables for %d bytes of .debug_line '
+         '(%.1f%%)' % (secbytes, linebytes, 100.0 * secbytes / linebytes if linebytes else 0))
 
 
 def check_debian_modules(mods, rnd):

@@ -121,4 +121,41 @@ const char *lineloc_mod_strerror(int err, const struct lineloc_mod_out *out);
 void lineloc_normalize(char *path);
 bool lineloc_host_include(const char *root, size_t n);
 
+/*
+ * Tables built with the module (scripts/lineloc, when the module is
+ * finalised), so that a module stripped of its debug information keeps its
+ * line locations.  Two allocated, read-only sections: LINELOC_SEC_CORE for
+ * text that stays loaded, LINELOC_SEC_INIT for init text (its name starts
+ * ".init", so that the loader frees it with the init memory).  Each holds
+ * little-endian u32 words, offsets from the section's start:
+ *
+ *	LINELOC_SEC_MAGIC, n, then n entries { name, table, size }
+ *
+ * An entry gives the text section that its table covers by name (strip
+ * renumbers sections), NUL-terminated, and a compact table of offsets into
+ * that section (<linux/lineloc/table.h>).
+ */
+#define LINELOC_SEC_MAGIC	0x314d4c4cU	/* "LLM1", little-endian */
+#define LINELOC_SEC_CORE	".lineloc"
+#define LINELOC_SEC_INIT	".init.lineloc"
+#define LINELOC_SEC_MAX		64		/* entries of one section */
+#define LINELOC_SEC_HDR		8
+#define LINELOC_SEC_ENT		12
+
+/**
+ * struct lineloc_sec_ent - an entry of a module's section of line tables
+ * @name: the text section that the table covers
+ * @tab: the table
+ * @size: bytes at @tab
+ */
+struct lineloc_sec_ent {
+	const char *name;
+	const u8 *tab;
+	u32 size;
+};
+
+int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
+		      const char **why);
+void lineloc_sec_get(const u8 *sec, u32 i, struct lineloc_sec_ent *e);
+
 #endif /* _LINUX_LINELOC_MODULE_H */

@@ -103,6 +103,7 @@ struct lineloc_loc {
 };
 
 int lineloc_check_header(const void *tab, size_t size);
+int lineloc_check(const void *tab, size_t size);
 int lineloc_lookup(const void *tab, size_t size, u32 off,
 		   struct lineloc_loc *loc);
 int lineloc_path(const void *tab, size_t size, u32 file,
