@@ -18,13 +18,15 @@
 #include "modtable.h"
 #include "modsec.h"
 
-static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
+/* The location of offset @arg of the section: @base + it in @tab. */
+static void mt_answer(const uint8_t *tab, size_t size, uint32_t base,
+		      uint64_t limit, const char *arg)
 {
 	struct lineloc_loc loc;
 	uint64_t a;
 
-	if (!tab || !parse_addr(arg, &a) || a > 0xffffffffU ||
-	    lineloc_lookup(tab, size, (u32)a, &loc)) {
+	if (!tab || !parse_addr(arg, &a) || a >= limit ||
+	    lineloc_lookup(tab, size, base + (u32)a, &loc)) {
 		out_str("??:0\n");
 		return;
 	}
@@ -36,13 +38,13 @@ static void mt_answer(const uint8_t *tab, size_t size, const char *arg)
 }
 
 /*
- * @jsec's table in the module's sections of line tables, if it has them
- * (lineloc --module-sections): checked as the module loader checks them.
- * Return: 1 with @tab and @size set (NULL, 0: no table for @jsec), or 0
- * when the module has no such section.
+ * @jsec's table and base in the module's sections of line tables, if it
+ * has them (lineloc --module-sections): checked as the module loader
+ * checks them.  Return: 1 with @tab, @size and @base set (@tab NULL: no
+ * entry for @jsec), or 0 when the module has no such section.
  */
 static int mt_from_sections(struct elf *e, const char *jsec,
-			    const uint8_t **tab, size_t *size)
+			    const uint8_t **tab, uint32_t *size, uint32_t *base)
 {
 	static const char *const names[] = { LINELOC_SEC_CORE, LINELOC_SEC_INIT };
 	struct lineloc_sec_ent ent;
@@ -53,21 +55,22 @@ static int mt_from_sections(struct elf *e, const char *jsec,
 
 	*tab = NULL;
 	*size = 0;
+	*base = 0;
 	for (i = 0; i < 2; i++) {
 		j = elf_find(e, names[i]);
 		if (j < 0)
 			continue;
 		found = 1;
 		elf_check_in_file(e, (uint32_t)j, names[i]);
-		sec = elf_raw(e, (uint32_t)j);
+		sec = elf_raw(e, (uint32_t)j);	/* kept: the program ends */
 		n = lineloc_sec_check(sec, e->sec[j].size, &off, &why);
 		if (n < 0)
 			die(e->path, sec_at(names[i], off), "%s", why);
 		while (n--) {
 			lineloc_sec_get(sec, (uint32_t)n, &ent);
 			if (!strcmp(ent.name, jsec)) {
-				*tab = ent.tab;	/* sec is kept: the program ends */
-				*size = ent.size;
+				*tab = lineloc_sec_table(sec, size);
+				*base = ent.base;
 			}
 		}
 	}
@@ -75,12 +78,15 @@ static int mt_from_sections(struct elf *e, const char *jsec,
 }
 
 /**
- * do_via_module() - answer -e through a module's load-time line table
+ * do_via_module() - answer -e through a module's line tables
  * @e: the module, opened
  * @jsec: the section the addresses are offsets in, or NULL for .text
  * @block: rows per block
  * @addrs: the addresses, hex; none: one a line on stdin
  * @naddrs: how many
+ *
+ * Through its sections of line tables if it has them, else through the
+ * table the module loader would build from its .debug_line.
  */
 void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 		   char **addrs, int naddrs)
@@ -88,7 +94,8 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 	struct lineloc_mod_out res = { 0 };
 	struct lineloc_mod_sec *secs;
 	const uint8_t *tab;
-	size_t size;
+	uint32_t size, base;
+	uint64_t limit;
 	int ji, i;
 
 	if (!jsec)
@@ -96,21 +103,22 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 	ji = elf_find(e, jsec);
 	if (ji < 0)
 		die(e->path, NULL, "no section %s", jsec);
+	limit = e->sec[ji].size;
 	secs = xcalloc(e->shnum, sizeof(*secs));
-	if (!mt_from_sections(e, jsec, &tab, &size)) {
+	if (!mt_from_sections(e, jsec, &tab, &size, &base)) {
 		secs[ji].region = LINELOC_MOD_CORE;
 		secs[ji].size = e->sec[ji].size;
-		mod_build(e, secs, block, &res);
+		mod_build(e, secs, block, NULL, &res);
 		tab = res.tab[0];
 		size = res.size[0];
 	}
 	for (i = 0; i < naddrs; i++)
-		mt_answer(tab, size, addrs[i]);
+		mt_answer(tab, size, base, limit, addrs[i]);
 	if (!naddrs) {
 		char buf[256];
 
 		while (fgets(buf, sizeof(buf), stdin)) {
-			mt_answer(tab, size, buf);
+			mt_answer(tab, size, base, limit, buf);
 			out_flush();
 			fflush(out);
 		}
@@ -162,7 +170,7 @@ void do_module_table_size(struct elf *e, uint32_t block)
 	}
 	if (li < 0)
 		die(e->path, NULL, "no .debug_line");
-	mod_build(e, secs, block, &res);
+	mod_build(e, secs, block, NULL, &res);
 	snprintf(buf, sizeof(buf),
 		 "module table: %u + %u rows, %zu + %zu bytes (core + init), ",
 		 res.rows[0], res.rows[1], res.size[0], res.size[1]);

@@ -700,10 +700,12 @@ def judge_sources(cell, lines, a, oracle, syms):
 
 def judge_load_cost(cell, lines, a, figures):
     """module.line_locations=0 loads the stripped module with no table and
-    no warning; loaded again with it on, the table is there.  The two load
-    times (under TCG) are figures, with the bytes of .debug_line."""
+    no warning; loaded again with it on, the table is there.  The mean
+    load times (20 loads each, under TCG) of the same module with line
+    locations off, decoding its .debug_line, and with its sections are
+    figures, with the bytes of .debug_line."""
     param = INIT + 'write /sys/module/module/parameters/line_locations '
-    got = {}
+    got, times, which = {}, {}, None
     for i, l in enumerate(lines):
         if l.startswith(param) and l.endswith(': start'):
             which = l[len(param):].split(':')[0].strip()
@@ -713,11 +715,11 @@ def judge_load_cost(cell, lines, a, figures):
                          if x.startswith(INIT + 'cat /sys/module/lltest/linesize')), '')
             warned = any(WARN_NO_LINES.match(x) for x in lines[i + 1:i + 8])
             got[which] = (int(ins.group(1)) if ins else None, size, warned)
-            sec = next((m for m in (re.match(re.escape(INIT) +
-                                             r'insmod /m/lltest-strip\.ko: ok in (\d+) us', x)
-                                    for x in lines[i + 1:i + 14]) if m), None)
-            if which == '1' and sec:
-                got['section'] = int(sec.group(1))
+        m = re.match(re.escape(INIT) + r'loadtime /m/(lltest-\w+)\.ko: (\d+) loads in (\d+) us$', l)
+        if m and which is not None:
+            key = 'lines_off' if which == '0' else \
+                'section' if m.group(1) == 'lltest-strip' else 'lines_on'
+            times[key] = round(int(m.group(3)) / int(m.group(2)))
     if not got:
         return
     off, on = got.get('0'), got.get('1')
@@ -725,15 +727,16 @@ def judge_load_cost(cell, lines, a, figures):
         not off[2] and on[1].isdigit() and int(on[1]) > 0
     cell.check('module.line_locations=0: no table, no warning; =1: a table', ok,
                'off %s, on %s' % (off, on))
+    cell.check('module load times measured three ways (20 loads each)',
+               sorted(times) == ['lines_off', 'lines_on', 'section'],
+               ', '.join('%s %s us' % kv for kv in sorted(times.items())))
     if ok:
         ko = os.path.join(os.path.dirname(a.variants), 'lltest-min.ko')
         p = subprocess.run([cells.tool(a.facts, 'readelf'), '-SW', ko],
                            capture_output=True, text=True)
         m = re.search(r'\] \.debug_line\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)', p.stdout)
-        figures['module_load_us'] = {'lines_off': off[0], 'lines_on': on[0],
-                                     'section': got.get('section'),
-                                     'debug_line_bytes': int(m.group(1), 16) if m else 0,
-                                     'table_bytes': int(on[1])}
+        figures['module_load_us'] = dict(times, debug_line_bytes=int(m.group(1), 16) if m else 0,
+                                         table_bytes=int(on[1]))
 
 
 def judge_table(cell, a, figures):

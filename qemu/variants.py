@@ -194,7 +194,7 @@ KINDS = ['unit_length', 'version', 'header_length', 'line_range', 'opcode_base',
 # The sections of line tables (<linux/lineloc/module.h>) and the header
 # words of a table (<linux/lineloc/table.h>, LINELOC_H_*).
 SEC_CORE, SEC_INIT = '.lineloc', '.init.lineloc'
-SEC_HDR, SEC_ENT, SEC_MAX = 8, 12, 64
+SEC_HDR, SEC_ENT, SEC_MAX = 16, 12, 64
 H = {w: i for i, w in enumerate([
     'magic', 'size', 'entries', 'block_rows', 'nblocks', 'codes', 'lut_off', 'long_off',
     'nsuper', 'super_off', 'index_off', 'data_off', 'data_size', 'nfiles', 'ndirs',
@@ -202,15 +202,15 @@ H = {w: i for i, w in enumerate([
 
 
 def sec_entries(d, sec):
-    """(entry offset, name, table offset, table size) of each entry."""
+    """(entry offset, name, base, size) of each entry."""
     at = sec['offset']
     n, = struct.unpack_from('<I', d, at + 4)
     out = []
     for i in range(n):
         e = SEC_HDR + SEC_ENT * i
-        name, tab, size = struct.unpack_from('<III', d, at + e)
+        name, base, size = struct.unpack_from('<III', d, at + e)
         end = d.index(b'\0', at + name)
-        out.append((e, d[at + name:end].decode(), tab, size))
+        out.append((e, d[at + name:end].decode(), base, size))
     return out
 
 
@@ -218,13 +218,13 @@ def sec_mutate(elf, kind, rnd):
     """Apply one corruption of the sections of line tables; return (what,
     section, offset): the kernel must warn once, naming that place."""
     d = elf.data
-    core = elf.find(SEC_CORE)
-    sec = elf.find(SEC_INIT) if kind == 'init_core' else core
+    sec = elf.find(SEC_INIT) if kind == 'init_core' else elf.find(SEC_CORE)
     at, size = sec['offset'], sec['size']
     ents = sec_entries(d, sec)
-    e, name, tab, tsize = rnd.choice(ents)
+    e, name, base, esize = rnd.choice(ents)
     put = lambda off, v: struct.pack_into('<I', d, at + off, v)
     get = lambda off: struct.unpack_from('<I', d, at + off)[0]
+    tab, tsize = get(8), get(12)
     sname = sec['sname']
     if kind == 'magic':
         put(0, get(0) ^ 1 << rnd.randrange(32))
@@ -238,9 +238,17 @@ def sec_mutate(elf, kind, rnd):
         elf.set_size(sec, v)
         return 'section cut to %d bytes' % v, sname, 0
     if kind == 'noalloc':
-        fmt, off = ('<Q', 8) if elf.is64 else ('<I', 8)
-        struct.pack_into(fmt, d, sec['at'] + off, sec['flags'] & ~2)
+        fmt = '<Q' if elf.is64 else '<I'
+        struct.pack_into(fmt, d, sec['at'] + 8, sec['flags'] & ~2)
         return 'SHF_ALLOC cleared', sname, 0
+    if kind == 'tab_out':
+        v = size + 1 + rnd.randrange(0, 64)
+        put(8, v)
+        return 'table at %#x' % v, sname, 8
+    if kind == 'tab_size':
+        v = size - tab + 1 + rnd.randrange(0, 64)
+        put(12, v)
+        return 'table of %#x bytes' % v, sname, 8
     if kind == 'name_out':
         v = size + rnd.randrange(0, 64)
         put(e, v)
@@ -248,10 +256,6 @@ def sec_mutate(elf, kind, rnd):
     if kind == 'name_empty':
         put(e, get(e) + len(name))
         return 'entry %s: name empty' % name, sname, e
-    if kind == 'name_unterminated':
-        d[at + size - 1] = 0x41
-        put(e, size - 1)
-        return 'entry %s: name at the last byte, not NUL' % name, sname, e
     if kind == 'name_missing':
         d[at + get(e) + len(name) - 1] ^= 0x20
         return 'entry %s: a section the module lacks' % name, sname, e
@@ -259,20 +263,25 @@ def sec_mutate(elf, kind, rnd):
         new = b'.data'[:len(name)] + b'\0'
         d[at + get(e):at + get(e) + len(new)] = new
         return 'entry %s: renamed %s' % (name, new[:-1].decode()), sname, e
-    if kind == 'name_twice':
+    if kind in ('name_twice', 'overlap'):
         if len(ents) < 2:
-            raise ValueError('name_twice needs two entries in %s' % sname)
+            raise ValueError('%s needs two entries in %s' % (kind, sname))
         i = rnd.randrange(1, len(ents))
-        put(ents[i][0], get(ents[0][0]))
-        return 'entry %s: named %s' % (ents[i][1], ents[0][1]), sname, ents[i][0]
-    if kind == 'tab_out':
-        v = size + 1 + rnd.randrange(0, 64)
-        put(e + 4, v)
-        return 'entry %s: table at %#x' % (name, v), sname, e + 4
-    if kind == 'tab_size':
-        v = size - tab + 1 + rnd.randrange(0, 64)
-        put(e + 8, v)
-        return 'entry %s: table of %#x bytes' % (name, v), sname, e + 4
+        if kind == 'name_twice':
+            put(ents[i][0], get(ents[0][0]))
+            return 'entry %s: named %s' % (ents[i][1], ents[0][1]), sname, ents[i][0]
+        put(ents[i][0] + 4, ents[0][2])
+        return ('entry %s: at the offsets of %s' % (ents[i][1], ents[0][1]), sname,
+                ents[i][0] + 4)
+    if kind == 'base_wrap':
+        v = 0x100000000 - esize + rnd.randrange(1, 64) if esize else 0
+        put(e + 4, v & 0xffffffff)
+        put(e + 8, max(esize, 64))
+        return 'entry %s: base %#x, past 4 GiB' % (name, v & 0xffffffff), sname, e + 4
+    if kind == 'size_mismatch':
+        e, name, base, esize = max(ents, key=lambda x: x[2])
+        put(e + 8, esize - 1)
+        return 'entry %s: size %#x, not the section\'s' % (name, esize - 1), sname, e
     if kind == 'init_core':
         d[at + get(e):at + get(e) + 6] = b'.text\0'
         return 'entry %s: renamed .text' % name, sname, e
@@ -304,12 +313,12 @@ def sec_mutate(elf, kind, rnd):
         put(w(kind[2:]), 0xfffff0 + rnd.randrange(16))
     else:
         raise ValueError(kind)
-    return 'entry %s: %s' % (name, kind), sname, tab
+    return 'table: %s' % kind, sname, tab
 
 
-SEC_KINDS = ['magic', 'count', 'cut', 'noalloc', 'name_out', 'name_empty',
-             'name_unterminated', 'name_missing', 'name_data', 'name_twice', 'tab_out',
-             'tab_size', 'init_core', 't_magic', 't_size', 't_codes', 't_lut_bits',
+SEC_KINDS = ['magic', 'count', 'cut', 'noalloc', 'tab_out', 'tab_size', 'name_out',
+             'name_empty', 'name_missing', 'name_data', 'name_twice', 'overlap', 'base_wrap',
+             'size_mismatch', 'init_core', 't_magic', 't_size', 't_codes', 't_lut_bits',
              't_block_rows', 't_nblocks', 't_nsuper', 't_super_first', 't_index',
              't_long_off', 't_data_size', 't_str_size', 't_nfiles', 't_ndirs', 't_ndict']
 

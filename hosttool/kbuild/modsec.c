@@ -4,11 +4,14 @@
  * the module is finalised (scripts/Makefile.modfinal), so that they stay
  * when its debug information is stripped at install.
  *
- * Each text section gets its own table, of offsets into it: a module's
- * sections are placed only when it is loaded, and strip renumbers them, so
- * an entry names its section.  The rows are the ones the module loader
- * would keep from .debug_line (lib/lineloc/modlines.c, run here with that
- * one section placed at 0), so both ways give the same answers.
+ * The text sections are laid out one after the other, each at its
+ * alignment, as the module loader lays them out: those of the core in one
+ * table, those of the init text in another.  A module's sections are
+ * placed only when it is loaded, and strip renumbers them, so an entry
+ * names its section, with where it starts in its table's offsets.  The
+ * rows are the ones the module loader would keep from .debug_line
+ * (lib/lineloc/modlines.c, run here on that layout), so both ways give the
+ * same answers.
  */
 #include <elf.h>
 #include <inttypes.h>
@@ -40,12 +43,14 @@ static uint8_t *ms_section(struct elf *e, const char *name, uint64_t *size)
  * @e: the module, opened
  * @secs: where each section's rows go, one entry per section index
  * @block: rows per block
+ * @used: NULL, or one byte per section index: set for each section that
+ *	a sequence was mapped to
  * @res: the tables; free them with lineloc_mod_free()
  *
  * Errors in .debug_line or its relocations are fatal.
  */
 void mod_build(struct elf *e, const struct lineloc_mod_sec *secs,
-	       uint32_t block, struct lineloc_mod_out *res)
+	       uint32_t block, uint8_t *used, struct lineloc_mod_out *res)
 {
 	struct lineloc_mod_in in = { 0 };
 	struct lineloc_rel rel = { 0 };
@@ -101,6 +106,7 @@ void mod_build(struct elf *e, const struct lineloc_mod_sec *secs,
 	in.nsecs = e->shnum;
 	in.mem = &lineloc_libc_alloc;
 	in.block_rows = block;
+	in.used = used;
 	err = lineloc_mod_build(&in, res);
 	if (err)
 		die(e->path, sec_at(".debug_line", res->err_off), "%s (%" PRIu64 ")",
@@ -114,8 +120,7 @@ void mod_build(struct elf *e, const struct lineloc_mod_sec *secs,
 
 struct ms_ent {
 	const char *name;
-	uint8_t *tab;
-	size_t size;
+	uint32_t base, size;
 };
 
 static void put32(uint8_t *p, uint64_t v)
@@ -126,43 +131,47 @@ static void put32(uint8_t *p, uint64_t v)
 	p[3] = v >> 24;
 }
 
-/* Write the section of @n entries to @path: nothing at all for none. */
+/* Write the section of @n entries to @path: nothing at all for no table. */
 static void ms_write(struct elf *e, const char *path, const char *name,
-		     const struct ms_ent *ent, uint32_t n)
+		     const struct ms_ent *ent, uint32_t n, const uint8_t *tab,
+		     size_t tab_size)
 {
-	uint64_t size = LINELOC_SEC_HDR + (uint64_t)LINELOC_SEC_ENT * n, at;
+	uint64_t size = LINELOC_SEC_HDR + (uint64_t)LINELOC_SEC_ENT * n + 3 +
+			tab_size, at;
 	const char *why;
 	uint8_t *b;
 	uint32_t i, off;
 
 	for (i = 0; i < n; i++)
-		size += strlen(ent[i].name) + 1 + 3 + ent[i].size;
+		size += strlen(ent[i].name) + 1;
 	if (n > LINELOC_SEC_MAX || size > 0xffffffffU)
-		die(e->path, name, "%u tables, %" PRIu64 " bytes: too many for %s",
+		die(e->path, name, "%u text sections, %" PRIu64 " bytes: too many for %s",
 		    n, size, name);
-	b = xcalloc(1, size ? size : 1);
+	b = xcalloc(1, size);
 	put32(b, LINELOC_SEC_MAGIC);
 	put32(b + 4, n);
 	at = LINELOC_SEC_HDR + (uint64_t)LINELOC_SEC_ENT * n;
 	for (i = 0; i < n; i++) {
+		uint8_t *p = b + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
 		size_t len = strlen(ent[i].name) + 1;
 
-		put32(b + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i, at);
+		put32(p, at);
+		put32(p + 4, ent[i].base);
+		put32(p + 8, ent[i].size);
 		memcpy(b + at, ent[i].name, len);
 		at += len;
 	}
-	for (i = 0; i < n; i++) {
-		at = (at + 3) & ~3ULL;	/* tables at a u32 boundary */
-		put32(b + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i + 4, at);
-		put32(b + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i + 8, ent[i].size);
-		memcpy(b + at, ent[i].tab, ent[i].size);
-		at += ent[i].size;
-	}
+	at = (at + 3) & ~3ULL;	/* the table at a u32 boundary */
+	put32(b + 8, at);
+	put32(b + 12, tab_size);
+	if (tab)
+		memcpy(b + at, tab, tab_size);
+	at += tab_size;
 	/* what the module loader will check, checked before it is written */
-	if (n && lineloc_sec_check(b, at, &off, &why) != (int)n)
+	if (tab && lineloc_sec_check(b, at, &off, &why) != (int)n)
 		die(e->path, sec_at(name, off), "%s", why);
 	out_open(path);
-	if (n)
+	if (tab)
 		out_mem((const char *)b, at);
 	out_close(path, 0);
 	free(b);
@@ -181,44 +190,60 @@ static void ms_write(struct elf *e, const char *path, const char *name,
 void do_module_sections(struct elf *e, const char *core, const char *init,
 			int exit_init)
 {
+	struct lineloc_mod_out res = { 0 };
+	struct lineloc_mod_sec *secs;
+	uint64_t end[2] = { 0, 0 };
 	struct ms_ent *ent[2];
 	uint32_t n[2] = { 0, 0 }, k, i;
-	struct lineloc_mod_sec *secs;
-	struct lineloc_mod_out *res;
+	uint8_t *used;
 
 	ent[0] = xcalloc(e->shnum, sizeof(**ent));
 	ent[1] = xcalloc(e->shnum, sizeof(**ent));
-	res = xcalloc(e->shnum, sizeof(*res));
 	secs = xcalloc(e->shnum, sizeof(*secs));
-	for (k = 1; k < e->shnum && elf_find(e, ".debug_line") >= 0; k++) {
+	used = xcalloc(e->shnum, 1);
+	for (k = 1; k < e->shnum; k++) {
 		const struct section *s = &e->sec[k];
 		int r = !strncmp(s->name, ".init", 5) ||
 			(exit_init && !strncmp(s->name, ".exit", 5));
+		/* layout_sections(): each at its sh_addralign, 0 meaning 1 */
+		uint64_t a = s->addralign ? s->addralign : 1;
 
 		if ((s->flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
 		    (SHF_ALLOC | SHF_EXECINSTR) || s->type == SHT_NOBITS ||
 		    !s->size)
 			continue;
-		if (s->size > 0xffffffffU)
-			die(e->path, s->name, "%" PRIu64 " bytes: over 4 GiB",
-			    s->size);
-		secs[k].region = LINELOC_MOD_CORE;
+		if (a & (a - 1) || a > 1 << 20)
+			die(e->path, s->name, "sh_addralign %" PRIu64
+			    " is not a power of two up to 1 MiB", a);
+		end[r] = (end[r] + a - 1) & ~(a - 1);
+		if (s->size > 0xffffffffU - end[r])
+			die(e->path, s->name, "text past 4 GiB");
+		secs[k].region = r ? LINELOC_MOD_INIT : LINELOC_MOD_CORE;
+		secs[k].base = end[r];
 		secs[k].size = s->size;
-		mod_build(e, secs, MODSEC_BLOCK, &res[k]);
-		secs[k].region = LINELOC_MOD_NONE;
-		if (!res[k].tab[0])
-			continue;
-		ent[r][n[r]].name = s->name;
-		ent[r][n[r]].tab = res[k].tab[0];
-		ent[r][n[r]++].size = res[k].size[0];
+		end[r] += s->size;
 	}
-	ms_write(e, core, LINELOC_SEC_CORE, ent[0], n[0]);
-	ms_write(e, init, LINELOC_SEC_INIT, ent[1], n[1]);
-	for (k = 1; k < e->shnum; k++)
-		if (res[k].tab[0] || res[k].tab[1])
-			lineloc_mod_free(&lineloc_libc_alloc, &res[k]);
+	if (elf_find(e, ".debug_line") >= 0)
+		mod_build(e, secs, MODSEC_BLOCK, used, &res);
+	/*
+	 * Only the sections some sequence maps to: no others need a name,
+	 * and an arch may turn a placeholder (arm's and arm64's .plt) into
+	 * a section of another size at load.
+	 */
+	for (k = 1; k < e->shnum; k++) {
+		int r = secs[k].region == LINELOC_MOD_INIT;
+
+		if (!used[k] || !secs[k].region)
+			continue;
+		ent[r][n[r]].name = e->sec[k].name;
+		ent[r][n[r]].base = secs[k].base;
+		ent[r][n[r]++].size = secs[k].size;
+	}
+	ms_write(e, core, LINELOC_SEC_CORE, ent[0], n[0], res.tab[0], res.size[0]);
+	ms_write(e, init, LINELOC_SEC_INIT, ent[1], n[1], res.tab[1], res.size[1]);
+	lineloc_mod_free(&lineloc_libc_alloc, &res);
 	for (i = 0; i < 2; i++)
 		free(ent[i]);
-	free(res);
 	free(secs);
+	free(used);
 }

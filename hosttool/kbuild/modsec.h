@@ -14,7 +14,7 @@
 #include "elfread.h"
 
 void mod_build(struct elf *e, const struct lineloc_mod_sec *secs,
-	       uint32_t block, struct lineloc_mod_out *res);
+	       uint32_t block, uint8_t *used, struct lineloc_mod_out *res);
 void do_module_sections(struct elf *e, const char *core, const char *init,
 			int exit_init);
 

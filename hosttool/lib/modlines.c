@@ -495,6 +495,8 @@ static bool ml_seq_section(struct ml_state *s, u64 saoff)
 		s->region = sec->region;
 		s->seq_start = s->rows[s->region - 1].n;
 	}
+	if (s->in->used)
+		s->in->used[v.shndx] = 1;
 	s->sec = sec;
 	return true;
 }
@@ -846,10 +848,24 @@ void lineloc_sec_get(const u8 *sec, u32 i, struct lineloc_sec_ent *e)
 	const u8 *p = sec + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
 
 	e->name = (const char *)sec + get_unaligned_le32(p);
-	e->tab = sec + get_unaligned_le32(p + 4);
+	e->base = get_unaligned_le32(p + 4);
 	e->size = get_unaligned_le32(p + 8);
 }
 EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_get);
+
+/**
+ * lineloc_sec_table() - the table of a module's section of line tables
+ * @sec: the section, checked with lineloc_sec_check()
+ * @size: where to put the table's size
+ *
+ * Return: the table.
+ */
+const u8 *lineloc_sec_table(const u8 *sec, u32 *size)
+{
+	*size = get_unaligned_le32(sec + 12);
+	return sec + get_unaligned_le32(sec + 8);
+}
+EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_table);
 
 /**
  * lineloc_sec_check() - validate a module's section of line tables whole
@@ -858,8 +874,9 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_get);
  * @err_off: on error, the offset in @sec where the fault was found
  * @why: on error, what the fault is
  *
- * Checks the header, that every name lies inside the section, is
- * terminated and is given once, and every table with lineloc_check().
+ * Checks the header, the table with lineloc_check(), and that every name
+ * lies inside the section, is terminated and is given once, and that the
+ * entries' ranges of offsets neither wrap nor overlap.
  *
  * Return: the number of entries, or -1.
  */
@@ -867,7 +884,7 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		      const char **why)
 {
 	struct lineloc_sec_ent e, o;
-	u32 n, i, j, name, tab;
+	u32 n, i, j, name, tab, tab_size;
 
 	*err_off = 0;
 	if (size < LINELOC_SEC_HDR || size > 0xffffffffU ||
@@ -882,6 +899,18 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		*why = "more entries than the section holds";
 		return -1;
 	}
+	tab = get_unaligned_le32(sec + 8);
+	tab_size = get_unaligned_le32(sec + 12);
+	*err_off = 8;
+	if (tab > size || tab_size > size - tab) {
+		*why = "a table outside the section";
+		return -1;
+	}
+	if (lineloc_check(sec + tab, tab_size)) {
+		*err_off = tab;
+		*why = "a damaged table";
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		*err_off = LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
 		name = get_unaligned_le32(sec + *err_off);
@@ -890,25 +919,23 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 			*why = "a name outside the section, empty or unterminated";
 			return -1;
 		}
-		tab = get_unaligned_le32(sec + *err_off + 4);
-		if (tab > size ||
-		    get_unaligned_le32(sec + *err_off + 8) > size - tab) {
+		lineloc_sec_get(sec, i, &e);
+		if (e.size > 0xffffffffU - e.base) {
 			*err_off += 4;
-			*why = "a table outside the section";
+			*why = "offsets past 4 GiB";
 			return -1;
 		}
-		lineloc_sec_get(sec, i, &e);
 		for (j = 0; j < i; j++) {
 			lineloc_sec_get(sec, j, &o);
 			if (!strcmp(o.name, e.name)) {
 				*why = "a text section named twice";
 				return -1;
 			}
-		}
-		if (lineloc_check(e.tab, e.size)) {
-			*err_off = e.tab - sec;
-			*why = "a damaged table";
-			return -1;
+			if (e.base < o.base + o.size && o.base < e.base + e.size) {
+				*err_off += 4;
+				*why = "two text sections at the same offsets";
+				return -1;
+			}
 		}
 	}
 	return n;

@@ -65,6 +65,8 @@ struct lineloc_mod_sec {
  * @mem: the allocator, of the work space and of the tables
  * @block_rows: rows per block of the tables
  * @resched: NULL, or called between line programs (the kernel reschedules)
+ * @used: NULL, or one entry per section index, set to 1 for each section
+ *	that a sequence was mapped to
  */
 struct lineloc_mod_in {
 	struct lineloc_dwarf_ctx dl;
@@ -74,6 +76,7 @@ struct lineloc_mod_in {
 	const struct lineloc_alloc *mem;
 	u32 block_rows;
 	void (*resched)(void);
+	u8 *used;
 };
 
 /**
@@ -127,35 +130,39 @@ bool lineloc_host_include(const char *root, size_t n);
  * line locations.  Two allocated, read-only sections: LINELOC_SEC_CORE for
  * text that stays loaded, LINELOC_SEC_INIT for init text (its name starts
  * ".init", so that the loader frees it with the init memory).  Each holds
- * little-endian u32 words, offsets from the section's start:
+ * one compact table (<linux/lineloc/table.h>) for the text sections it
+ * lists, laid out one after the other in the table's offsets, as the
+ * module loader lays out its text.  Little-endian u32 words, offsets from
+ * the section's start:
  *
- *	LINELOC_SEC_MAGIC, n, then n entries { name, table, size }
+ *	LINELOC_SEC_MAGIC, n, table, table size,
+ *	then n entries { name, base, size }
  *
- * An entry gives the text section that its table covers by name (strip
- * renumbers sections), NUL-terminated, and a compact table of offsets into
- * that section (<linux/lineloc/table.h>).
+ * An entry gives a text section by name (strip renumbers sections),
+ * NUL-terminated, and where its @size bytes start in the table's offsets.
  */
-#define LINELOC_SEC_MAGIC	0x314d4c4cU	/* "LLM1", little-endian */
+#define LINELOC_SEC_MAGIC	0x324d4c4cU	/* "LLM2", little-endian */
 #define LINELOC_SEC_CORE	".lineloc"
 #define LINELOC_SEC_INIT	".init.lineloc"
 #define LINELOC_SEC_MAX		64		/* entries of one section */
-#define LINELOC_SEC_HDR		8
+#define LINELOC_SEC_HDR		16
 #define LINELOC_SEC_ENT		12
 
 /**
  * struct lineloc_sec_ent - an entry of a module's section of line tables
- * @name: the text section that the table covers
- * @tab: the table
- * @size: bytes at @tab
+ * @name: the text section
+ * @base: where its offset 0 lies in the table's offsets
+ * @size: its size
  */
 struct lineloc_sec_ent {
 	const char *name;
-	const u8 *tab;
+	u32 base;
 	u32 size;
 };
 
 int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		      const char **why);
 void lineloc_sec_get(const u8 *sec, u32 i, struct lineloc_sec_ent *e);
+const u8 *lineloc_sec_table(const u8 *sec, u32 *size);
 
 #endif /* _LINUX_LINELOC_MODULE_H */
