@@ -176,6 +176,7 @@ static FILE *fz_stderr;
 #include "../modes.c"
 #include "../kbuild/ktable.c"
 #include "../ktable_check.c"
+#include "../kbuild/modsec.c"
 #include "../modtable.c"
 /* the encoder's allocator too; its put32() is not ktable.c's */
 #define put32 lt_enc_put32

@@ -123,7 +123,7 @@ struct ms_ent {
 	uint32_t base, size;
 };
 
-static void put32(uint8_t *p, uint64_t v)
+static void ms_put32(uint8_t *p, uint64_t v)
 {
 	p[0] = v;
 	p[1] = v >> 8;
@@ -148,22 +148,22 @@ static void ms_write(struct elf *e, const char *path, const char *name,
 		die(e->path, name, "%u text sections, %" PRIu64 " bytes: too many for %s",
 		    n, size, name);
 	b = xcalloc(1, size);
-	put32(b, LINELOC_SEC_MAGIC);
-	put32(b + 4, n);
+	ms_put32(b, LINELOC_SEC_MAGIC);
+	ms_put32(b + 4, n);
 	at = LINELOC_SEC_HDR + (uint64_t)LINELOC_SEC_ENT * n;
 	for (i = 0; i < n; i++) {
 		uint8_t *p = b + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
 		size_t len = strlen(ent[i].name) + 1;
 
-		put32(p, at);
-		put32(p + 4, ent[i].base);
-		put32(p + 8, ent[i].size);
+		ms_put32(p, at);
+		ms_put32(p + 4, ent[i].base);
+		ms_put32(p + 8, ent[i].size);
 		memcpy(b + at, ent[i].name, len);
 		at += len;
 	}
 	at = (at + 3) & ~3ULL;	/* the table at a u32 boundary */
-	put32(b + 8, at);
-	put32(b + 12, tab_size);
+	ms_put32(b + 8, at);
+	ms_put32(b + 12, tab_size);
 	if (tab)
 		memcpy(b + at, tab, tab_size);
 	at += tab_size;
