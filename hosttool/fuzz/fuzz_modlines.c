@@ -33,7 +33,10 @@
  * lineloc_rel_find() (they must agree), and lineloc_rel_find() at fixed offsets and at
  * every operand of a DW_LNE_set_address-like byte pattern (00 len 02) in
  * .debug_line; lineloc_mod_build() with and without the relocations; lookups
- * in each table it made, at the sections' edges and across them.  Any
+ * in each table it made, at the sections' edges and across them; the
+ * sections that build marks used (none without relocations); and the
+ * .debug_line piece as a module's section of line tables
+ * (lineloc_sec_check(), then lookups at its entries' edges).  Any
  * broken invariant is a __builtin_trap().
  */
 #include <stddef.h>
@@ -327,6 +330,41 @@ static void build(struct lineloc_mod_in *in, struct fz_mem *m, bool with_rel,
 	*res = out;
 }
 
+/*
+ * .debug_line's piece read as a module's section of line tables: when
+ * lineloc_sec_check() accepts it, every entry is inside it and its table
+ * answers lookups at the edges of every entry's range.
+ */
+static void check_section(const uint8_t *sec, u64 size)
+{
+	struct lineloc_sec_ent e;
+	struct lineloc_loc loc;
+	const uint8_t *tab;
+	const char *why;
+	u32 off, tsize;
+	int n, i;
+
+	n = lineloc_sec_check(sec, size, &off, &why);
+	if (n < 0) {
+		if (off > size || !why)
+			__builtin_trap();
+		sink += strlen(why);
+		return;
+	}
+	tab = lineloc_sec_table(sec, &tsize);
+	if (tab < sec || tab + tsize > sec + size)
+		__builtin_trap();
+	for (i = 0; i < n; i++) {
+		lineloc_sec_get(sec, i, &e);
+		sink += strlen(e.name);
+		if (e.size > 0xffffffffU - e.base)
+			__builtin_trap();
+		sink += lineloc_lookup(tab, tsize, e.base, &loc);
+		if (e.size)
+			sink += lineloc_lookup(tab, tsize, e.base + e.size - 1, &loc);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_in in = { data, size };
@@ -339,6 +377,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *line, *rd, *sd, *lstr;
 	u64 line_size, rel_size, sym_size, lstr_size;
 	uint32_t flags, len[4], shnum, fail, i;
+	uint8_t *used;
 	bool rel_ok;
 	int err;
 
@@ -419,7 +458,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	mem.n = 0;
 	mi.rel = NULL;
+	used = calloc(shnum ? shnum : 1, 1);
+	if (!used)
+		__builtin_trap();
+	mi.used = used;
 	build(&mi, &mem, false, &without);
+	/* only loaded text is marked (without relocations: nothing is) */
+	for (i = 0; i < shnum; i++)
+		if (used[i])
+			__builtin_trap();
+	free(used);
+	check_section(line, line_size);
 	/*
 	 * The relocations change values, never the opcodes: when both builds
 	 * succeed they read the same programs and sequences.
