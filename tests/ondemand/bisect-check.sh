@@ -6,7 +6,9 @@
 # kconfig lines of the fragments that a commit does not know yet are left
 # out.  A commit passes when its kernel and the test module build and the
 # boot reaches the success marker with no unplanned panic (before module
-# line locations, the plan without its linesize and line_locations steps).  The pristine
+# line locations, the plan without its linesize, linesource and
+# line_locations steps; before the sections of line tables, without its
+# linesource steps).  The pristine
 # tree is booted first, and its backtraces (frames and faulting PCs, that is
 # symbol+offset/size, timestamps and addresses aside) must be those of the
 # matrix's boot of the whole series with the option off ("stock").  Each
@@ -42,11 +44,15 @@ for c in $(git -C "$main_src" rev-parse refs/tags/pristine) \
 	v=off
 	grep -qs '^config KALLSYMS_LINE_LOCATIONS$' "$B/src/linux/init/Kconfig" && v=on
 	# before module line locations there is no linesize and no
-	# module.line_locations: the plan's steps that read or set them go
+	# module.line_locations, and before the sections of line tables no
+	# linesource: the plan's steps that read or set them go
 	plan=$top/qemu/plans/lltest.plan
 	if ! grep -qs '^config MODULE_LINE_LOCATIONS$' "$B/src/linux/kernel/module/Kconfig"; then
-		grep -vE '/linesize$|/parameters/line_locations ' "$plan" > "$B/lltest-nomodlines.plan"
+		grep -vE '/linesize$|/linesource$|/parameters/line_locations ' "$plan" > "$B/lltest-nomodlines.plan"
 		plan=$B/lltest-nomodlines.plan
+	elif ! grep -qs linesource "$B/src/linux/kernel/module/lines.c"; then
+		grep -vE '/linesource$' "$plan" > "$B/lltest-nosections.plan"
+		plan=$B/lltest-nosections.plan
 	fi
 	if PLAN=$plan ARCH_DIR=$dir VARIANTS=$v "$top/matrix/run-arch.sh" "$arch" > "$B/run.log" 2>&1 ||
 	   [ "$(python3 "$top/matrix/cell.py" field "$B/results/$arch/result.json" build)/$(python3 \
