@@ -408,28 +408,44 @@ static void kallsyms_reader(void)
 }
 
 /*
+ * "N PATH NAME" of loadtime and cycle: the count, PATH opened for
+ * finit_module(), and the module's NAME; -1 (said, with @cmd) if one is
+ * missing or PATH cannot be opened.
+ */
+static int load_args(const char *cmd, char *arg, int *n, char **path,
+		     char **name)
+{
+	char *count = strtok(arg, " ");
+	int fd;
+
+	*path = strtok(NULL, " ");
+	*name = strtok(NULL, " ");
+	if (!count || !*path || !*name)
+		return -1;
+	*n = atoi(count);
+	if (*n <= 0)
+		return -1;
+	fd = open(*path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		say("%s %s: %s", cmd, *path, strerror(errno));
+	return fd;
+}
+
+/*
  * loadtime N PATH NAME: load PATH and unload NAME N times, timing the
  * loads alone; one line with their number and total time (a clock that
  * ticks in jiffies still gives a usable mean over N loads).
  */
 static int do_loadtime(char *arg)
 {
-	char *count = strtok(arg, " "), *path = strtok(NULL, " ");
-	char *name = strtok(NULL, " ");
 	struct timespec t0;
+	char *path, *name;
 	long total = 0;
 	int i, n, fd;
 
-	if (!count || !path || !name)
+	fd = load_args("loadtime", arg, &n, &path, &name);
+	if (fd < 0)
 		return -1;
-	n = atoi(count);
-	if (n <= 0)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		say("loadtime %s: %s", path, strerror(errno));
-		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (syscall(SYS_finit_module, fd, "", 0)) {
@@ -451,22 +467,14 @@ static int do_loadtime(char *arg)
 
 static int do_cycle(char *arg)
 {
-	char *count = strtok(arg, " "), *path = strtok(NULL, " ");
-	char *name = strtok(NULL, " ");
-	struct timespec t0;
 	int i, n, fd, status, bad = 0;
+	struct timespec t0;
+	char *path, *name;
 	pid_t pid;
 
-	if (!count || !path || !name)
+	fd = load_args("cycle", arg, &n, &path, &name);
+	if (fd < 0)
 		return -1;
-	n = atoi(count);
-	if (n <= 0)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		say("cycle %s: %s", path, strerror(errno));
-		return -1;
-	}
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
