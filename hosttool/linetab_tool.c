@@ -14,6 +14,8 @@
  *   --curve          size and latency for 64, 96, 128, 192, 256, 512 and
  *                    1024 rows a block
  *   --block N        rows per block (default 64, from --curve: see README)
+ *   --shared-codes   code the table with the shared codes (as module
+ *                    tables are) instead of its own
  *   --base ADDR      offsets are from ADDR (default: the lowest row)
  *   --seed S         seed of the random lookup addresses (default 1)
  *   --range LO HI    draw them from offsets LO..HI (default: the first to
@@ -308,15 +310,17 @@ static size_t delta_uleb64(const struct kent *k, size_t n, int file_delta)
 
 /* ---- building and measuring ---- */
 
+static bool shared;	/* --shared-codes */
 
 static u8 *build(const struct lineloc_row *rows, size_t n, uint32_t block,
 		 size_t *size, struct lineloc_stats *st)
 {
+	struct lineloc_enc_opts opt = { .block_rows = block, .shared = shared };
 	u8 *tab;
 	int ret;
 
 	ret = lineloc_encode(rows, n, (const char *const *)paths, npaths,
-			     block, &lineloc_libc_alloc, &tab, size, st);
+			     &opt, &lineloc_libc_alloc, &tab, size, st);
 	if (ret) {
 		fprintf(stderr, "linetab: encoder error %d\n", ret);
 		exit(2);
@@ -557,6 +561,8 @@ int main(int argc, char **argv)
 			do_curve = 1;
 		else if (!strcmp(a, "--latency"))
 			do_lat = 1;
+		else if (!strcmp(a, "--shared-codes"))
+			shared = true;
 		else if (!strcmp(a, "--block") && i + 1 < (size_t)argc)
 			block = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--base") && i + 1 < (size_t)argc) {

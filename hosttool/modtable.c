@@ -91,6 +91,7 @@ static int mt_from_sections(struct elf *e, const char *jsec,
 void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 		   char **addrs, int naddrs)
 {
+	struct lineloc_enc_opts enc = { .block_rows = block, .shared = true };
 	struct lineloc_mod_out res = { 0 };
 	struct lineloc_mod_sec *secs;
 	const uint8_t *tab;
@@ -108,7 +109,7 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
 	if (!mt_from_sections(e, jsec, &tab, &size, &base)) {
 		secs[ji].region = LINELOC_MOD_CORE;
 		secs[ji].size = e->sec[ji].size;
-		mod_build(e, secs, block, NULL, &res);
+		mod_build(e, secs, &enc, NULL, &res);
 		tab = res.tab[0];
 		size = res.size[0];
 	}
@@ -140,6 +141,7 @@ void do_via_module(struct elf *e, const char *jsec, uint32_t block,
  */
 void do_module_table_size(struct elf *e, uint32_t block)
 {
+	struct lineloc_enc_opts enc = { .block_rows = block, .shared = true };
 	struct lineloc_mod_out res;
 	struct lineloc_mod_sec *secs;
 	uint64_t end[2] = { 0, 0 }, line = 0;
@@ -170,7 +172,7 @@ void do_module_table_size(struct elf *e, uint32_t block)
 	}
 	if (li < 0)
 		die(e->path, NULL, "no .debug_line");
-	mod_build(e, secs, block, NULL, &res);
+	mod_build(e, secs, &enc, NULL, &res);
 	snprintf(buf, sizeof(buf),
 		 "module table: %u + %u rows, %zu + %zu bytes (core + init), ",
 		 res.rows[0], res.rows[1], res.size[0], res.size[1]);

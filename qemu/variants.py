@@ -195,6 +195,9 @@ KINDS = ['unit_length', 'version', 'header_length', 'line_range', 'opcode_base',
 # words of a table (<linux/lineloc/table.h>, LINELOC_H_*).
 SEC_CORE, SEC_INIT = '.lineloc', '.init.lineloc'
 SEC_HDR, SEC_ENT, SEC_MAX = 16, 12, 64
+# LINELOC_CODES_SHARED: the table is coded with the kernel's shared codes,
+# whose id the 'lut_off' word holds
+SHARED = 0x01000000
 H = {w: i for i, w in enumerate([
     'magic', 'size', 'entries', 'block_rows', 'nblocks', 'codes', 'lut_off', 'long_off',
     'nsuper', 'super_off', 'index_off', 'data_off', 'data_size', 'nfiles', 'ndirs',
@@ -305,8 +308,11 @@ def sec_mutate(elf, kind, rnd):
         put(get(w('super_off')) + tab + 8, 1 + rnd.randrange(8))
     elif kind == 't_index':
         struct.pack_into('<H', d, at + tab + get(w('index_off')) + 2, 0xffff)
-    elif kind == 't_long_off':
-        put(w('long_off'), tsize - rnd.randrange(4))
+    elif kind == 't_set_id':
+        put(w('lut_off'), get(w('lut_off')) ^ 1 << rnd.randrange(32))
+        return 'table: another set of shared codes', sname, w('lut_off')
+    elif kind == 't_own_codes':
+        put(w('codes'), get(w('codes')) & ~SHARED)
     elif kind in ('t_data_size', 't_str_size'):
         put(w(kind[2:]), tsize + rnd.randrange(64))
     elif kind in ('t_nfiles', 't_ndirs', 't_ndict'):
@@ -320,7 +326,7 @@ SEC_KINDS = ['magic', 'count', 'cut', 'noalloc', 'tab_out', 'tab_size', 'name_ou
              'name_empty', 'name_missing', 'name_data', 'name_twice', 'overlap', 'base_wrap',
              'size_mismatch', 'init_core', 't_magic', 't_size', 't_codes', 't_lut_bits',
              't_block_rows', 't_nblocks', 't_nsuper', 't_super_first', 't_index',
-             't_long_off', 't_data_size', 't_str_size', 't_nfiles', 't_ndirs', 't_ndict']
+             't_set_id', 't_own_codes', 't_data_size', 't_str_size', 't_nfiles', 't_ndirs', 't_ndict']
 
 
 def main():

@@ -6,11 +6,12 @@
  *   mode 0: a table; lookups at offsets taken from its first bytes and at
  *           every block start and the offset before it;
  *   mode 1: edits (position, xor value) applied to a valid table built
- *           once from fixed rows (with a dictionary); lookups all over
- *           it;
- *   mode 2: rows (8 bytes each) for the encoder; its table must pass
- *           lineloc_check_header() and answer every row start as the
- *           rows say.
+ *           once from fixed rows (with a dictionary), with its own codes
+ *           for an odd number of bytes, the shared codes for an even one;
+ *           lookups all over it;
+ *   mode 2: rows (8 bytes each) for the encoder, with the shared codes
+ *           when the third byte's top bit is set; its table must pass
+ *           lineloc_check() and answer every row start as the rows say.
  * Build: make -f hosttool/hosttool.mk hosttool/fuzz/fuzz_linetab
  */
 #include <stddef.h>
@@ -35,7 +36,7 @@ static void look(const uint8_t *t, size_t size, u32 off)
 	struct lineloc_loc loc;
 	int ret = lineloc_lookup(t, size, off, &loc);
 
-	if (ret < -LINELOC_E_DATA || ret > LINELOC_UNKNOWN)
+	if (ret < -LINELOC_E_CODESET || ret > LINELOC_UNKNOWN)
 		__builtin_trap();
 	if (ret == 0) {
 		/* Touch what the decoder handed out, so ASan checks it. */
@@ -82,12 +83,16 @@ static void look_blocks(const uint8_t *t, size_t size)
 	}
 }
 
-static uint8_t *base;
-static size_t base_size;
+static uint8_t *base[2];
+static size_t base_size[2];
 
-/* A valid table: 3 sequences over 8 files, blocks of 5 rows. */
+/*
+ * Valid tables: 3 sequences over 8 files, blocks of 5 rows; with their own
+ * codes, and with the shared codes.
+ */
 static void make_base(void)
 {
+	struct lineloc_enc_opts opt = { .block_rows = 5 };
 	struct lineloc_row rows[200];
 	u32 i, n = 0, off = 0x100;
 
@@ -103,26 +108,29 @@ static void make_base(void)
 		off += 1 + (i * 11) % 23 + (rows[n].end ? 0x1000 : 0);
 		n++;
 	}
-	if (lineloc_encode(rows, n, paths, 8, 5, &lineloc_libc_alloc, &base, &base_size,
-			   NULL))
-		__builtin_trap();
+	for (i = 0; i < 2; i++) {
+		opt.shared = i;
+		if (lineloc_encode(rows, n, paths, 8, &opt, &lineloc_libc_alloc,
+				   &base[i], &base_size[i], NULL))
+			__builtin_trap();
+	}
 }
 
 static void mode_edit(const uint8_t *data, size_t size)
 {
-	uint8_t *t = malloc(base_size);
-	size_t i;
+	size_t i, bs = base_size[size % 2 == 0];
+	uint8_t *t = malloc(bs);
 	u32 pos;
 
-	memcpy(t, base, base_size);
+	memcpy(t, base[size % 2 == 0], bs);
 	for (i = 0; i + 3 <= size; i += 3) {
-		pos = (data[i] | data[i + 1] << 8) % base_size;
+		pos = (data[i] | data[i + 1] << 8) % bs;
 		t[pos] ^= data[i + 2];
 	}
-	lineloc_check_header(t, base_size);
+	lineloc_check(t, bs);
 	for (pos = 0; pos < 0x1400; pos += 29)
-		look(t, base_size, pos);
-	look_blocks(t, base_size);
+		look(t, bs, pos);
+	look_blocks(t, bs);
 	free(t);
 }
 
@@ -130,7 +138,8 @@ static void mode_rows(const uint8_t *data, size_t size)
 {
 	struct lineloc_row *rows;
 	size_t n = size / 8, i, tsize;
-	u32 off = 0, block;
+	struct lineloc_enc_opts opt;
+	u32 off = 0;
 	uint8_t *t;
 
 	if (!n)
@@ -148,10 +157,13 @@ static void mode_rows(const uint8_t *data, size_t size)
 		if (d[6] & 0x80)		/* a new sequence, anywhere */
 			off = d[7] << 4;
 	}
-	block = 1 + data[0] % 40;
-	if (lineloc_encode(rows, n, paths, 8, block, &lineloc_libc_alloc, &t, &tsize, NULL))
+	opt.block_rows = 1 + data[0] % 40;
+	opt.shared = data[2] & 0x80;	/* the file takes the low bits */
+	opt.counts = NULL;
+	if (lineloc_encode(rows, n, paths, 8, &opt, &lineloc_libc_alloc, &t,
+			   &tsize, NULL))
 		__builtin_trap();
-	if (lineloc_check_header(t, tsize))
+	if (lineloc_check(t, tsize))
 		__builtin_trap();
 	for (i = 0; i < n; i++) {
 		struct lineloc_loc loc;
@@ -171,7 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	if (!base)
+	if (!base[0])
 		make_base();
 	switch (data[0] % 3) {
 	case 0:

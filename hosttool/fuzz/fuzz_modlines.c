@@ -448,7 +448,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mi.secs = shnum ? secs : NULL;
 	mi.nsecs = shnum;
 	mi.mem = &alloc;
-	mi.block_rows = block_sizes[flags >> 4 & 15];
+	mi.enc.block_rows = block_sizes[flags >> 4 & 15];
+	mi.enc.shared = true;	/* as the module loader codes */
 	mi.resched = fz_resched;
 	if (fail >= 0xc0)
 		mem.fail_at = fail - 0xc0;

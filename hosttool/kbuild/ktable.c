@@ -61,6 +61,7 @@ void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 	static const char *const syms[NREGIONS][2] = {
 		{ "_text", "_etext" }, { "_sinittext", "_einittext" },
 	};
+	struct lineloc_enc_opts opt = { 0 };
 	uint64_t bias;
 	size_t i, j;
 	int n, err;
@@ -113,7 +114,8 @@ void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 	/* nothing past _etext, whatever the text's last sequence says */
 	add_row(k, &k->r[0], k->r[0].hi, 0, 0, 1);
 	k->r[0].n--;
-	err = lineloc_encode(k->rows, k->n, k->paths, k->npaths, block,
+	opt.block_rows = block;
+	err = lineloc_encode(k->rows, k->n, k->paths, k->npaths, &opt,
 			     &lineloc_libc_alloc, &k->tab, &k->size, &k->st);
 	if (err)
 		die(t->elf.path, NULL, "cannot build the line table (error %d)",

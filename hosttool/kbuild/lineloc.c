@@ -10,9 +10,14 @@
  *   lineloc [--exit-init] --module-sections MODULE CORE INIT
  *	read MODULE's .debug_line and write the contents of its sections of
  *	line tables (<linux/lineloc/module.h>) to CORE and INIT
+ *   lineloc --shared-codes OUT LIST
+ *	make the prefix codes that module line tables share from the
+ *	symbols of the tables of the modules LIST names (one path a line,
+ *	as modules.order), and write them to OUT as
+ *	lib/lineloc/linetab_codes.h
  *
  * scripts/link-vmlinux.sh runs the first two, scripts/Makefile.modfinal
- * the third.  ELF32 and ELF64 of either byte order
+ * the third; the fourth is run by hand.  ELF32 and ELF64 of either byte order
  * are read on any host; every address and offset is 64-bit.  Rows are
  * clipped to the address ranges of the compilation unit that owns their
  * line table (units.c), and paths are stripped of the source and object
@@ -31,7 +36,8 @@
 static const char usage[] =
 	"usage: lineloc [--strip PREFIX]... -o OUT --kernel-table VMLINUX\n"
 	"       lineloc --check-anchors VMLINUX FINAL\n"
-	"       lineloc [--exit-init] --module-sections MODULE CORE INIT\n";
+	"       lineloc [--exit-init] --module-sections MODULE CORE INIT\n"
+	"       lineloc --shared-codes OUT LIST\n";
 
 static void __attribute__((noreturn)) usage_error(const char *what)
 {
@@ -45,6 +51,7 @@ enum {
 	OPT_CHECK_ANCHORS,
 	OPT_MODULE_SECTIONS,
 	OPT_EXIT_INIT,
+	OPT_SHARED_CODES,
 };
 
 static const struct option longopts[] = {
@@ -53,13 +60,14 @@ static const struct option longopts[] = {
 	{ "check-anchors",	required_argument,	NULL, OPT_CHECK_ANCHORS },
 	{ "module-sections",	required_argument,	NULL, OPT_MODULE_SECTIONS },
 	{ "exit-init",		no_argument,		NULL, OPT_EXIT_INIT },
+	{ "shared-codes",	required_argument,	NULL, OPT_SHARED_CODES },
 	{ NULL,			0,			NULL, 0 },
 };
 
 int main(int argc, char **argv)
 {
 	const char *table = NULL, *anchors = NULL, *outpath = NULL;
-	const char *module = NULL;
+	const char *module = NULL, *codes = NULL;
 	static struct tables t;
 	int c, stripped = 0, exit_init = 0;
 	struct elf e;
@@ -83,6 +91,9 @@ int main(int argc, char **argv)
 		case OPT_EXIT_INIT:
 			exit_init = 1;
 			break;
+		case OPT_SHARED_CODES:
+			codes = optarg;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
@@ -90,8 +101,14 @@ int main(int argc, char **argv)
 			usage_error("unknown option or missing argument");
 		}
 	}
-	if (!!table + !!anchors + !!module != 1)
-		usage_error("--kernel-table, --check-anchors or --module-sections, one of them");
+	if (!!table + !!anchors + !!module + !!codes != 1)
+		usage_error("one mode, exactly");
+	if (codes) {
+		if (optind + 1 != argc)
+			usage_error("--shared-codes OUT LIST: two files");
+		do_shared_codes(codes, argv[optind]);
+		return 0;
+	}
 	if (module) {
 		if (optind + 2 != argc)
 			usage_error("--module-sections MODULE CORE INIT: three files");

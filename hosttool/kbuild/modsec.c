@@ -13,15 +13,22 @@
  * (lib/lineloc/modlines.c, run here on that layout), so both ways give the
  * same answers.
  */
+#define _GNU_SOURCE
 #include <elf.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "modsec.h"
 
-#define MODSEC_BLOCK	64	/* rows per block: as the module loader's */
+/* As the module loader codes its tables: 64 rows a block, shared codes. */
+static const struct lineloc_enc_opts ms_enc = { .block_rows = 64,
+						.shared = true };
+#define MODSEC_LUT_BITS	4	/* decode table bits of the shared codes */
 
 /* Contents of section @name, NULL if none; a compressed one is refused. */
 static uint8_t *ms_section(struct elf *e, const char *name, uint64_t *size)
@@ -42,7 +49,7 @@ static uint8_t *ms_section(struct elf *e, const char *name, uint64_t *size)
  * mod_build() - a module's tables, as the module loader builds them
  * @e: the module, opened
  * @secs: where each section's rows go, one entry per section index
- * @block: rows per block
+ * @enc: how the tables are coded
  * @used: NULL, or one byte per section index: set for each section that
  *	a sequence was mapped to
  * @res: the tables; free them with lineloc_mod_free()
@@ -50,7 +57,8 @@ static uint8_t *ms_section(struct elf *e, const char *name, uint64_t *size)
  * Errors in .debug_line or its relocations are fatal.
  */
 void mod_build(struct elf *e, const struct lineloc_mod_sec *secs,
-	       uint32_t block, uint8_t *used, struct lineloc_mod_out *res)
+	       const struct lineloc_enc_opts *enc, uint8_t *used,
+	       struct lineloc_mod_out *res)
 {
 	struct lineloc_mod_in in = { 0 };
 	struct lineloc_rel rel = { 0 };
@@ -105,7 +113,7 @@ void mod_build(struct elf *e, const struct lineloc_mod_sec *secs,
 	in.secs = secs;
 	in.nsecs = e->shnum;
 	in.mem = &lineloc_libc_alloc;
-	in.block_rows = block;
+	in.enc = *enc;
 	in.used = used;
 	err = lineloc_mod_build(&in, res);
 	if (err)
@@ -177,30 +185,17 @@ static void ms_write(struct elf *e, const char *path, const char *name,
 	free(b);
 }
 
-/**
- * do_module_sections() - write a module's sections of line tables
- * @e: the module, opened
- * @core: where to write LINELOC_SEC_CORE's contents
- * @init: where to write LINELOC_SEC_INIT's
- * @exit_init: .exit* text is loaded with the init text (!MODULE_UNLOAD)
- *
- * A file is left empty when no row goes into its section, or when the
- * module has no .debug_line.
+/*
+ * The text sections laid out as the module loader lays them out: .init*
+ * (and .exit* with @exit_init) in the init layout, the others in the core,
+ * in section order, each at its sh_addralign.  One entry per section index.
  */
-void do_module_sections(struct elf *e, const char *core, const char *init,
-			int exit_init)
+static struct lineloc_mod_sec *ms_layout(struct elf *e, int exit_init)
 {
-	struct lineloc_mod_out res = { 0 };
-	struct lineloc_mod_sec *secs;
+	struct lineloc_mod_sec *secs = xcalloc(e->shnum, sizeof(*secs));
 	uint64_t end[2] = { 0, 0 };
-	struct ms_ent *ent[2];
-	uint32_t n[2] = { 0, 0 }, k, i;
-	uint8_t *used;
+	uint32_t k;
 
-	ent[0] = xcalloc(e->shnum, sizeof(**ent));
-	ent[1] = xcalloc(e->shnum, sizeof(**ent));
-	secs = xcalloc(e->shnum, sizeof(*secs));
-	used = xcalloc(e->shnum, 1);
 	for (k = 1; k < e->shnum; k++) {
 		const struct section *s = &e->sec[k];
 		int r = !strncmp(s->name, ".init", 5) ||
@@ -223,8 +218,34 @@ void do_module_sections(struct elf *e, const char *core, const char *init,
 		secs[k].size = s->size;
 		end[r] += s->size;
 	}
+	return secs;
+}
+
+/**
+ * do_module_sections() - write a module's sections of line tables
+ * @e: the module, opened
+ * @core: where to write LINELOC_SEC_CORE's contents
+ * @init: where to write LINELOC_SEC_INIT's
+ * @exit_init: .exit* text is loaded with the init text (!MODULE_UNLOAD)
+ *
+ * A file is left empty when no row goes into its section, or when the
+ * module has no .debug_line.
+ */
+void do_module_sections(struct elf *e, const char *core, const char *init,
+			int exit_init)
+{
+	struct lineloc_mod_out res = { 0 };
+	struct lineloc_mod_sec *secs;
+	struct ms_ent *ent[2];
+	uint32_t n[2] = { 0, 0 }, k, i;
+	uint8_t *used;
+
+	ent[0] = xcalloc(e->shnum, sizeof(**ent));
+	ent[1] = xcalloc(e->shnum, sizeof(**ent));
+	used = xcalloc(e->shnum, 1);
+	secs = ms_layout(e, exit_init);
 	if (elf_find(e, ".debug_line") >= 0)
-		mod_build(e, secs, MODSEC_BLOCK, used, &res);
+		mod_build(e, secs, &ms_enc, used, &res);
 	/*
 	 * Only the sections some sequence maps to: no others need a name,
 	 * and an arch may turn a placeholder (arm's and arm64's .plt) into
@@ -246,4 +267,83 @@ void do_module_sections(struct elf *e, const char *core, const char *init,
 		free(ent[i]);
 	free(secs);
 	free(used);
+}
+
+/**
+ * do_shared_codes() - make the shared codes of module line tables
+ * @path: where to write them, as lib/lineloc/linetab_codes.h
+ * @list: the modules they are made from, one path a line (modules.order)
+ *
+ * The symbols of the tables the modules' sections would hold are counted
+ * (their own codes aside) and lineloc_codes_make() makes the set from the
+ * sums; the header it writes says from how many modules and rows.
+ */
+void do_shared_codes(const char *path, const char *list)
+{
+	static uint32_t counts[LINELOC_NCTX * LINELOC_MAX_SYMS];
+	struct lineloc_enc_opts enc = ms_enc;
+	uint64_t rows = 0;
+	char buf[160], *mod = NULL;
+	size_t size, i, cap = 0;
+	ssize_t len;
+	uint8_t *set;
+	FILE *f;
+	int used = 0;
+
+	enc.shared = false;
+	enc.counts = counts;
+	f = fopen(list, "r");
+	if (!f)
+		die(list, NULL, "%s", strerror(errno));
+	while ((len = getline(&mod, &cap, f)) > 0) {
+		struct lineloc_mod_out res = { 0 };
+		struct lineloc_mod_sec *secs;
+		struct elf e;
+
+		if (mod[len - 1] == '\n')
+			mod[--len] = 0;
+		if (!len)
+			continue;
+		in_path = mod;
+		elf_open(&e, mod);
+		if (elf_find(&e, ".debug_line") >= 0) {
+			secs = ms_layout(&e, 0);
+			mod_build(&e, secs, &enc, NULL, &res);
+			rows += res.rows[0] + res.rows[1];
+			used++;
+			lineloc_mod_free(&lineloc_libc_alloc, &res);
+			free(secs);
+		}
+		close(e.fd);
+		free(e.sec);
+	}
+	if (ferror(f))
+		die(list, NULL, "%s", strerror(errno));
+	fclose(f);
+	free(mod);
+	in_path = NULL;
+	if (!used)
+		die(list, NULL, "no module with .debug_line");
+	if (lineloc_codes_make(counts, MODSEC_LUT_BITS, &lineloc_libc_alloc,
+			       &set, &size))
+		die(path, NULL, "cannot make the shared codes");
+	out_open(path);
+	out_str("/* SPDX-License-Identifier: GPL-2.0 */\n"
+		"/*\n"
+		" * linetab_codes.h - the prefix codes that module line tables share\n"
+		" * (lineloc_shared_codes(), <linux/lineloc/table.h>), generated by\n"
+		" * scripts/lineloc/lineloc --shared-codes: do not edit.  Made from\n");
+	snprintf(buf, sizeof(buf), " * %d modules, %" PRIu64 " rows.\n",
+		 used, rows);
+	out_str(buf);
+	out_str(" */\n"
+		"static const u8 lt_shared_codes[] = {");
+	for (i = 0; i < size; i++) {
+		snprintf(buf, sizeof(buf), "%s0x%02x,", i % 12 ? " " : "\n\t",
+			 set[i]);
+		out_str(buf);
+	}
+	out_str("\n};\n");
+	out_close(path, 0);
+	free(set);
 }

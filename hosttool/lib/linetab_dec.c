@@ -17,13 +17,26 @@
 
 #include "linetab_model.h"
 
+/*
+ * The shared codes, for the module loader's tables and the sections built
+ * with modules; without modules' line locations, a set that no table
+ * matches (the host builds take the real one).
+ */
+#if defined(CONFIG_MODULE_LINE_LOCATIONS) || !defined(__KERNEL__)
+#include "linetab_codes.h"
+#else
+static const u8 lt_shared_codes[LINELOC_SET_HDR];
+#endif
+
 #define LT_LONG		0xffffU		/* decode table: a longer code */
 #define LT_BAD		0xffffffffU	/* lt_long(): no such code */
 
 /* The header and its sections, checked against the table's size. */
 struct lt_tab {
 	const u8 *t;
+	const u8 *c;		/* the codes: the table, or the shared set */
 	const u8 *lut;		/* LINELOC_NCTX decode tables */
+	u32 c_size;		/* bytes at @c */
 	u32 size, entries, block_rows, nblocks, lut_bits;
 	u32 long_off, nsuper, super_off, index_off, data_off, data_size;
 	u32 nfiles, ndirs, files_off, dirs_off, str_off, str_size;
@@ -34,6 +47,18 @@ struct lt_tab {
 static bool lt_fits(u32 size, u32 off, u64 count, u32 elem)
 {
 	return off <= size && count * elem <= size - off;
+}
+
+/**
+ * lineloc_shared_codes() - the codes that module line tables share
+ * @size: where to put the set's size
+ *
+ * Return: the set (<linux/lineloc/table.h>), in read-only memory.
+ */
+const u8 *lineloc_shared_codes(u32 *size)
+{
+	*size = sizeof(lt_shared_codes);
+	return lt_shared_codes;
 }
 
 static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
@@ -50,9 +75,10 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	h->block_rows = get_unaligned_le32(t + 4 * LINELOC_H_BLOCK_ROWS);
 	h->nblocks = get_unaligned_le32(t + 4 * LINELOC_H_NBLOCKS);
 	v = get_unaligned_le32(t + 4 * LINELOC_H_CODES);
-	h->lut_bits = v >> 16;
+	h->lut_bits = (v >> 16) & 0xff;
 	lut_off = get_unaligned_le32(t + 4 * LINELOC_H_LUT_OFF);
 	h->long_off = get_unaligned_le32(t + 4 * LINELOC_H_LONG_OFF);
+	h->c = t;
 	h->nsuper = get_unaligned_le32(t + 4 * LINELOC_H_NSUPER);
 	h->super_off = get_unaligned_le32(t + 4 * LINELOC_H_SUPER_OFF);
 	h->index_off = get_unaligned_le32(t + 4 * LINELOC_H_INDEX_OFF);
@@ -67,16 +93,27 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	h->ndict = get_unaligned_le32(t + 4 * LINELOC_H_NDICT);
 	h->dict_off = get_unaligned_le32(t + 4 * LINELOC_H_DICT_OFF);
 	if (h->size < LINELOC_HDR_SIZE || h->size > size ||
-	    (v & 0xffff) != LINELOC_NCTX || h->lut_bits < 1 ||
-	    h->lut_bits > LINELOC_MAX_LEN)
+	    (v & ~(LINELOC_CODES_SHARED | 0xff0000U)) != LINELOC_NCTX ||
+	    h->lut_bits < 1 || h->lut_bits > LINELOC_MAX_LEN)
 		return -LINELOC_E_HEADER;
+	h->c_size = h->size;
+	if (v & LINELOC_CODES_SHARED) {
+		/* the set's words, as the table's: (id, codes, lut, long) */
+		h->c = lt_shared_codes;
+		h->c_size = sizeof(lt_shared_codes);
+		if (lut_off != get_unaligned_le32(h->c) ||
+		    v != (get_unaligned_le32(h->c + 4) | LINELOC_CODES_SHARED))
+			return -LINELOC_E_CODESET;
+		lut_off = get_unaligned_le32(h->c + 8);
+		h->long_off = get_unaligned_le32(h->c + 12);
+	}
 	/* nblocks = entries / block_rows, rounded up: without a division */
 	if (!h->block_rows || h->block_rows > LINELOC_MAX_BLOCK ||
 	    (u64)h->nblocks * h->block_rows < h->entries ||
 	    (h->nblocks && (u64)(h->nblocks - 1) * h->block_rows >= h->entries))
 		return -LINELOC_E_HEADER;
-	if (!lt_fits(h->size, lut_off, (u64)LINELOC_NCTX << h->lut_bits, 2) ||
-	    !lt_fits(h->size, h->long_off, LINELOC_NCTX, 4) ||
+	if (!lt_fits(h->c_size, lut_off, (u64)LINELOC_NCTX << h->lut_bits, 2) ||
+	    !lt_fits(h->c_size, h->long_off, LINELOC_NCTX, 4) ||
 	    h->nsuper > h->nblocks ||
 	    !lt_fits(h->size, h->super_off, h->nsuper, 12) ||
 	    !lt_fits(h->size, h->index_off, h->nblocks, 4) ||
@@ -88,7 +125,7 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	    !lt_fits(h->size, h->dirs_off, (u64)h->ndirs + 1, 4) ||
 	    !lt_fits(h->size, h->str_off, h->str_size, 1))
 		return -LINELOC_E_HEADER;
-	h->lut = t + lut_off;
+	h->lut = h->c + lut_off;
 	return 0;
 }
 
@@ -109,15 +146,15 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 {
 	u32 peek = w >> (64 - LINELOC_MAX_LEN), len, code, count, n;
-	u32 pos = get_unaligned_le32(h->t + h->long_off + 4 * ctx);
+	u32 pos = get_unaligned_le32(h->c + h->long_off + 4 * ctx);
 	u32 first, index;
 	const u8 *cnt;
 
-	if (!lt_fits(h->size, pos, LINELOC_LONG_HDR, 1))
+	if (!lt_fits(h->c_size, pos, LINELOC_LONG_HDR, 1))
 		return LT_BAD;
-	n = h->t[pos];
-	cnt = h->t + pos + 1;
-	if (!lt_fits(h->size, pos + LINELOC_LONG_HDR, n, 1))
+	n = h->c[pos];
+	cnt = h->c + pos + 1;
+	if (!lt_fits(h->c_size, pos + LINELOC_LONG_HDR, n, 1))
 		return LT_BAD;
 	first = get_unaligned_le16(cnt + LINELOC_MAX_LEN);
 	index = cnt[LINELOC_MAX_LEN + 2];
@@ -128,7 +165,7 @@ static u32 lt_long(const struct lt_tab *h, u32 ctx, u64 w)
 			index += code - first;
 			if (index >= n)
 				break;
-			return h->t[pos + LINELOC_LONG_HDR + index] << 4 | len;
+			return h->c[pos + LINELOC_LONG_HDR + index] << 4 | len;
 		}
 		index += count;
 		first = (first + count) << 1;
@@ -538,12 +575,14 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup);
  * @tab: the table
  * @size: bytes at @tab
  *
- * Checks the header, the prefix codes (complete, canonical, decode tables
- * that agree with them), the block index (increasing offsets, block data
- * inside the table) and the path arrays.  Lookups check what they read
+ * Checks the header, the prefix codes (the table's own or the shared
+ * set's: complete, canonical, decode tables that agree with them), the
+ * block index (increasing offsets, block data inside the table) and the
+ * path arrays.  Lookups check what they read
  * anyway; this is for reporting a bad table early.
  *
- * Return: 0, or a negative LINELOC_E_* code.
+ * Return: 0, or a negative LINELOC_E_* code (-LINELOC_E_CODESET for a table
+ * coded with shared codes other than lineloc_shared_codes()).
  */
 int lineloc_check_header(const void *tab, size_t size)
 {
@@ -558,12 +597,12 @@ int lineloc_check_header(const void *tab, size_t size)
 	if (ret)
 		return ret;
 	for (i = 0; i < LINELOC_NCTX; i++) {
-		pos = get_unaligned_le32(h.t + h.long_off + 4 * i);
-		if (!lt_fits(h.size, pos, LINELOC_LONG_HDR, 1))
+		pos = get_unaligned_le32(h.c + h.long_off + 4 * i);
+		if (!lt_fits(h.c_size, pos, LINELOC_LONG_HDR, 1))
 			return -LINELOC_E_CODE;
-		n = h.t[pos];
-		cnt = h.t + pos + 1;
-		if (!lt_fits(h.size, pos + LINELOC_LONG_HDR, n, 1))
+		n = h.c[pos];
+		cnt = h.c + pos + 1;
+		if (!lt_fits(h.c_size, pos + LINELOC_LONG_HDR, n, 1))
 			return -LINELOC_E_CODE;
 		total = 0;
 		kraft = 0;

@@ -12,11 +12,12 @@
  * files new in each block and make the dictionary of their most common
  * (file, line) pairs; number the files by how often they are new in a
  * block outside it; run the model again for the symbols, make a prefix
- * code per context and write each block's bits.
+ * code per context (or take the shared set's) and write each block's bits.
  */
 #include <linux/lineloc/table.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <asm/unaligned.h>
 
 #include "linetab_model.h"
 
@@ -36,6 +37,7 @@ struct enc {
 	u32 cnt[LINELOC_NCTX][LINELOC_MAX_SYMS];
 	u8 len[LINELOC_NCTX][LINELOC_MAX_SYMS];
 	u32 code[LINELOC_NCTX][LINELOC_MAX_SYMS];
+	u8 has[LINELOC_NCTX][LINELOC_MAX_SYMS];	/* the symbol has a code */
 	u32 *newcnt;		/* per file: blocks it is new in */
 	bool count_only;
 	/* pass 1: the (file, line) of each file new in a block */
@@ -365,6 +367,57 @@ static void make_code(struct enc *e, u32 c)
 	}
 }
 
+/*
+ * The codes of a shared set (<linux/lineloc/table.h>): each context's
+ * record lists its symbols by code length, numbered canonically as
+ * make_code() numbers them.  Every symbol the rows use must have one.
+ */
+static int take_codes(struct enc *e, const u8 *set, u32 set_size)
+{
+	u32 c, s, i, len, n, code, pos, long_off;
+	const u8 *cnt, *sym;
+
+	long_off = get_unaligned_le32(set + 12);
+	for (c = 0; c < LINELOC_NCTX; c++) {
+		for (s = 0; s < LINELOC_MAX_SYMS; s++) {
+			e->len[c][s] = 0;
+			e->has[c][s] = 0;
+		}
+		pos = get_unaligned_le32(set + long_off + 4 * c);
+		if (pos > set_size || set_size - pos < LINELOC_LONG_HDR)
+			return -LINELOC_ENC_ARG;
+		n = set[pos];
+		cnt = set + pos + 1;
+		sym = set + pos + LINELOC_LONG_HDR;
+		if (n > LINELOC_MAX_SYMS || set_size - pos - LINELOC_LONG_HDR < n)
+			return -LINELOC_ENC_ARG;
+		for (len = 1, i = 0; len <= LINELOC_MAX_LEN; len++)
+			i += cnt[len - 1];
+		if (i > n)
+			return -LINELOC_ENC_ARG;
+		i = 0;
+		if (n == 1 && !cnt[0] && sym[0] < LINELOC_MAX_SYMS) {
+			e->has[c][sym[0]] = 1;	/* one symbol: no bits */
+			e->code[c][sym[0]] = 0;
+			i = 1;
+		}
+		for (len = 1, code = 0; len <= LINELOC_MAX_LEN; len++) {
+			for (s = 0; s < cnt[len - 1]; s++, i++) {
+				if (sym[i] >= LINELOC_MAX_SYMS)
+					return -LINELOC_ENC_ARG;
+				e->len[c][sym[i]] = len;
+				e->code[c][sym[i]] = code++;
+				e->has[c][sym[i]] = 1;
+			}
+			code <<= 1;
+		}
+		for (s = 0; s < LINELOC_MAX_SYMS; s++)
+			if (e->cnt[c][s] && !e->has[c][s])
+				return -LINELOC_ENC_ARG;
+	}
+	return 0;
+}
+
 /* The data field a context codes (struct lineloc_stats' @bits). */
 static u32 field_of(u32 ctx)
 {
@@ -429,6 +482,86 @@ static void put16(u8 *p, u32 v)
 }
 
 /* Where the directory part of @s ends (after its last '/'). */
+/* Bytes of the codes of contexts with @nsym symbols: put_codes()'s. */
+static size_t codes_bytes(const u32 *nsym, u32 lut_bits)
+{
+	size_t n = (2 * ((size_t)1 << lut_bits) + 4) * LINELOC_NCTX +
+		   LINELOC_LONG_HDR;
+	u32 c;
+
+	for (c = 0; c < LINELOC_NCTX; c++)
+		if (nsym[c])
+			n += LINELOC_LONG_HDR + nsym[c];
+	return n;
+}
+
+/*
+ * Write the codes of @e (the symbols of @e->has) at @p + @pos: the decode
+ * tables, the offsets of the long codes, then their records (contexts
+ * with no symbol share an empty one), offsets from @p.  The decode
+ * tables' and the long codes' offsets go to @lut_off and @long_off.
+ */
+static void put_codes(const struct enc *e, const u32 *nsym, u32 lut_bits,
+		      u8 *p, size_t pos, u8 *lut_off, u8 *long_off)
+{
+	u32 c, lut = 1U << lut_bits;
+	size_t i, k, empty;
+	u8 *tab = p + pos;
+
+	put32(lut_off, pos);
+	for (i = 0; i < (size_t)LINELOC_NCTX * lut; i++)
+		put16(tab + 2 * i, LT_LONG);
+	pos += 2 * (size_t)lut * LINELOC_NCTX;
+	put32(long_off, pos);
+	k = pos + 4 * LINELOC_NCTX;	/* the shared empty code, then ours */
+	empty = k;
+	for (i = 0; i < LINELOC_LONG_HDR; i++)
+		p[k + i] = 0;
+	k += LINELOC_LONG_HDR;
+	for (c = 0; c < LINELOC_NCTX; c++, tab += 2 * lut) {
+		u8 *cnt, *sorted;
+		u32 len, s2, n2 = 0, f0, i0;
+
+		if (!nsym[c]) {
+			put32(p + pos + 4 * c, empty);
+			continue;
+		}
+		put32(p + pos + 4 * c, k);
+		p[k] = nsym[c];
+		cnt = p + k + 1;
+		sorted = p + k + LINELOC_LONG_HDR;
+		for (i = 0; i < LINELOC_LONG_HDR - 1; i++)
+			cnt[i] = 0;
+		for (len = 0; len <= LINELOC_MAX_LEN; len++) {
+			for (s2 = 0; s2 < LINELOC_MAX_SYMS; s2++) {
+				u32 code = e->code[c][s2], f, fn;
+
+				if (!e->has[c][s2] || e->len[c][s2] != len)
+					continue;
+				sorted[n2++] = s2;
+				if (len)
+					cnt[len - 1]++;
+				if (len > lut_bits)
+					continue;	/* LT_LONG already */
+				f = len ? code << (lut_bits - len) : 0;
+				fn = 1U << (lut_bits - len);
+				for (i = 0; i < fn; i++)
+					put16(tab + 2 * (f + i),
+					      s2 << 4 | len);
+			}
+		}
+		/* the canonical walk's state after the decode table's lengths */
+		for (len = 1, f0 = 0, i0 = 0; len <= lut_bits; len++) {
+			i0 += cnt[len - 1];
+			f0 = (f0 + cnt[len - 1]) << 1;
+		}
+		cnt[LINELOC_MAX_LEN] = f0;
+		cnt[LINELOC_MAX_LEN + 1] = f0 >> 8;
+		cnt[LINELOC_MAX_LEN + 2] = i0;
+		k += LINELOC_LONG_HDR + nsym[c];
+	}
+}
+
 static size_t dir_len(const char *s)
 {
 	size_t i, d = 0;
@@ -624,16 +757,18 @@ static size_t keep_rows(const struct lineloc_row *rows, size_t nrows,
  * @nrows: number of @rows
  * @paths: NUL-terminated paths, indexed by @rows[].file (duplicates ok)
  * @npaths: number of @paths
- * @block_rows: rows per block, 1 .. LINELOC_MAX_BLOCK
+ * @opt: rows per block, the codes, counters
  * @mem: the allocator; the table is allocated with it too
  * @out: the table, to be freed with @mem
  * @out_size: its size
  * @st: statistics, or NULL
  *
- * Return: 0 or a negative LINELOC_ENC_* code.
+ * Return: 0 or a negative LINELOC_ENC_* code; -LINELOC_ENC_ARG when a
+ * symbol has no code in the shared set.
  */
 int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
-		   const char *const *paths, size_t npaths, u32 block_rows,
+		   const char *const *paths, size_t npaths,
+		   const struct lineloc_enc_opts *opt,
 		   const struct lineloc_alloc *mem, u8 **out, size_t *out_size,
 		   struct lineloc_stats *st)
 {
@@ -643,11 +778,13 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	struct enc *e;
 	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
 	size_t codes, data = 0, total, pos, k;
-	u32 c, blk, lut_bits, lut, nsym[LINELOC_NCTX];
-	size_t empty, index;
+	u32 c, blk, lut_bits, nsym[LINELOC_NCTX], block_rows = opt->block_rows;
+	u32 set_size = 0;
+	const u8 *set = NULL;
+	size_t index;
 	u32 nsuper, sfirst, ndict, ngroups;
 	size_t fbytes;
-	u8 *h, *tab;
+	u8 *h;
 	u8 *p;
 	int ret = -LINELOC_ENC_NOMEM;
 
@@ -816,15 +953,29 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	}
 	ret = -LINELOC_ENC_NOMEM;	/* what the allocations below fail with */
 	b.symstart[nblocks] = e->nsyms;
-	lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : ne >= 1024 ? 4 : 3;
-	lut = 1U << lut_bits;
-	codes = (2 * lut + 4) * LINELOC_NCTX + LINELOC_LONG_HDR;
-	for (c = 0; c < LINELOC_NCTX; c++) {
-		make_code(e, c);
-		for (k = 0, nsym[c] = 0; k < LINELOC_MAX_SYMS; k++)
-			nsym[c] += e->cnt[c][k] != 0;
-		if (nsym[c])
-			codes += LINELOC_LONG_HDR + nsym[c];
+	if (opt->counts)
+		for (c = 0; c < LINELOC_NCTX; c++)
+			for (k = 0; k < LINELOC_MAX_SYMS; k++)
+				opt->counts[c * LINELOC_MAX_SYMS + k] +=
+					e->cnt[c][k];
+	if (opt->shared) {
+		set = lineloc_shared_codes(&set_size);
+		lut_bits = get_unaligned_le32(set + 4) >> 16;
+		codes = 0;
+		ret = take_codes(e, set, set_size);
+		if (ret)
+			goto out;
+		ret = -LINELOC_ENC_NOMEM;
+	} else {
+		lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : ne >= 1024 ? 4 : 3;
+		for (c = 0; c < LINELOC_NCTX; c++) {
+			make_code(e, c);
+			for (k = 0, nsym[c] = 0; k < LINELOC_MAX_SYMS; k++) {
+				e->has[c][k] = e->cnt[c][k] != 0;
+				nsym[c] += e->has[c][k];
+			}
+		}
+		codes = codes_bytes(nsym, lut_bits);
 	}
 
 	/* 6. blocks, one after the other */
@@ -885,58 +1036,18 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	put32(h + 4 * LINELOC_H_ENTRIES, ne);
 	put32(h + 4 * LINELOC_H_BLOCK_ROWS, block_rows);
 	put32(h + 4 * LINELOC_H_NBLOCKS, nblocks);
-	put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16);
 	pos = LINELOC_HDR_SIZE;
-	put32(h + 4 * LINELOC_H_LUT_OFF, pos);
-	tab = p + pos;
-	for (i = 0; i < (size_t)LINELOC_NCTX * lut; i++)
-		put16(tab + 2 * i, LT_LONG);
-	pos += 2 * lut * LINELOC_NCTX;
-	put32(h + 4 * LINELOC_H_LONG_OFF, pos);
-	k = pos + 4 * LINELOC_NCTX;	/* the shared empty code, then ours */
-	empty = k;
-	k += LINELOC_LONG_HDR;
-	for (c = 0; c < LINELOC_NCTX; c++, tab += 2 * lut) {
-		u8 *cnt, *sorted;
-		u32 len, s2, n2 = 0, f0, i0;
-
-		if (!nsym[c]) {
-			put32(p + pos + 4 * c, empty);
-			continue;
-		}
-		put32(p + pos + 4 * c, k);
-		p[k] = nsym[c];
-		cnt = p + k + 1;
-		sorted = p + k + LINELOC_LONG_HDR;
-		for (len = 0; len <= LINELOC_MAX_LEN; len++) {
-			for (s2 = 0; s2 < LINELOC_MAX_SYMS; s2++) {
-				u32 code = e->code[c][s2], f, fn;
-
-				if (!e->cnt[c][s2] || e->len[c][s2] != len)
-					continue;
-				sorted[n2++] = s2;
-				if (len)
-					cnt[len - 1]++;
-				if (len > lut_bits)
-					continue;	/* LT_LONG already */
-				f = len ? code << (lut_bits - len) : 0;
-				fn = 1U << (lut_bits - len);
-				for (i = 0; i < fn; i++)
-					put16(tab + 2 * (f + i),
-					      s2 << 4 | len);
-			}
-		}
-		/* the canonical walk's state after the decode table's lengths */
-		for (len = 1, f0 = 0, i0 = 0; len <= lut_bits; len++) {
-			i0 += cnt[len - 1];
-			f0 = (f0 + cnt[len - 1]) << 1;
-		}
-		cnt[LINELOC_MAX_LEN] = f0;
-		cnt[LINELOC_MAX_LEN + 1] = f0 >> 8;
-		cnt[LINELOC_MAX_LEN + 2] = i0;
-		k += LINELOC_LONG_HDR + nsym[c];
+	if (set) {
+		put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16 |
+		      LINELOC_CODES_SHARED);
+		put32(h + 4 * LINELOC_H_LUT_OFF, get_unaligned_le32(set));
+	} else {
+		put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16);
+		put_codes(e, nsym, lut_bits, p, pos, h + 4 * LINELOC_H_LUT_OFF,
+			  h + 4 * LINELOC_H_LONG_OFF);
 	}
-	pos = k;
+	pos += codes;
+	k = 0;
 	put32(h + 4 * LINELOC_H_NSUPER, nsuper);
 	put32(h + 4 * LINELOC_H_SUPER_OFF, pos);
 	put32(h + 4 * LINELOC_H_INDEX_OFF, pos + 12 * nsuper);
@@ -1037,4 +1148,63 @@ out:
 	lt_free(mem, e);
 	free_bufs(mem, &b);
 	return ret;
+}
+
+/**
+ * lineloc_codes_make() - make a set of shared codes
+ * @counts: LINELOC_NCTX * LINELOC_MAX_SYMS symbol counts, context by
+ *	context (struct lineloc_enc_opts' @counts, summed over the tables the
+ *	set is for)
+ * @lut_bits: decode table bits, 1 .. LINELOC_MAX_LEN
+ * @mem: the allocator; the set is allocated with it too
+ * @out: the set (<linux/lineloc/table.h>), to be freed with @mem
+ * @out_size: its size
+ *
+ * Each context's code is made from its counts plus one, so that every
+ * symbol has a code: a table whose symbols the counts never saw can still
+ * be coded with the set, at a few more bits.
+ *
+ * Return: 0 or a negative LINELOC_ENC_* code.
+ */
+int lineloc_codes_make(const u32 *counts, u32 lut_bits,
+		       const struct lineloc_alloc *mem, u8 **out,
+		       size_t *out_size)
+{
+	u32 c, s, id, nsym[LINELOC_NCTX];
+	size_t size, i;
+	struct enc *e;
+	u8 *p;
+
+	*out = NULL;
+	*out_size = 0;
+	if (lut_bits < 1 || lut_bits > LINELOC_MAX_LEN)
+		return -LINELOC_ENC_ARG;
+	e = lt_alloc(mem, sizeof(*e));
+	if (!e)
+		return -LINELOC_ENC_NOMEM;
+	for (c = 0; c < LINELOC_NCTX; c++) {
+		for (s = 0; s < LINELOC_MAX_SYMS; s++) {
+			u32 n = counts[c * LINELOC_MAX_SYMS + s];
+
+			e->cnt[c][s] = n < 0xffffffffU ? n + 1 : n;
+			e->has[c][s] = 1;
+		}
+		make_code(e, c);
+		nsym[c] = LINELOC_MAX_SYMS;
+	}
+	size = LINELOC_SET_HDR + codes_bytes(nsym, lut_bits);
+	p = lt_alloc(mem, size);
+	if (!p) {
+		lt_free(mem, e);
+		return -LINELOC_ENC_NOMEM;
+	}
+	put32(p + 4, LINELOC_NCTX | lut_bits << 16);
+	put_codes(e, nsym, lut_bits, p, LINELOC_SET_HDR, p + 8, p + 12);
+	for (i = 4, id = 0x811c9dc5U; i < size; i++)	/* FNV-1a */
+		id = (id ^ p[i]) * 0x01000193U;
+	put32(p, id);
+	lt_free(mem, e);
+	*out = p;
+	*out_size = size;
+	return 0;
 }

@@ -737,7 +737,7 @@ static int ml_encode(struct ml_state *s)
 		if (!s->rows[k].n)
 			continue;
 		err = lineloc_encode(s->rows[k].r, s->rows[k].n, paths,
-				     s->npaths, s->in->block_rows, s->mem,
+				     s->npaths, &s->in->enc, s->mem,
 				     &s->out->tab[k], &s->out->size[k], &st);
 		if (err) {
 			s->out->err_val = (u64)-err;
@@ -874,7 +874,8 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_table);
  * @err_off: on error, the offset in @sec where the fault was found
  * @why: on error, what the fault is
  *
- * Checks the header, the table with lineloc_check(), and that every name
+ * Checks the header, the table with lineloc_check() (coded with this
+ * kernel's shared codes, or its own), and that every name
  * lies inside the section, is terminated and is given once, and that the
  * entries' ranges of offsets neither wrap nor overlap.
  *
@@ -885,6 +886,7 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 {
 	struct lineloc_sec_ent e, o;
 	u32 n, i, j, name, tab, tab_size;
+	int ret;
 
 	*err_off = 0;
 	if (size < LINELOC_SEC_HDR || size > 0xffffffffU ||
@@ -906,7 +908,13 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		*why = "a table outside the section";
 		return -1;
 	}
-	if (lineloc_check(sec + tab, tab_size)) {
+	ret = lineloc_check(sec + tab, tab_size);
+	if (ret == -LINELOC_E_CODESET) {
+		*err_off = tab + 4 * LINELOC_H_LUT_OFF;
+		*why = "a table coded for another kernel (its shared codes)";
+		return -1;
+	}
+	if (ret) {
 		*err_off = tab;
 		*why = "a damaged table";
 		return -1;

@@ -1666,6 +1666,32 @@ def test_debian(work, rnd):
         same32(name + ' i686 == x86_64', ['--rows', m])
     check_debian_modules(mods, rnd)
     check_module_sections(mods, rnd, work)
+    check_shared_codes(mods, work)
+
+
+def check_shared_codes(mods, work):
+    """The shared codes of module tables (hosttool/lib/linetab_codes.h)
+    are what lineloc-kbuild --shared-codes makes from Debian's modules:
+    regenerated here byte for byte.  The file names the modules and rows
+    it was made from; from another Debian version (other rows) the
+    comparison is a counted skip, not a pass."""
+    lst = os.path.join(work, 'shared-codes.list')
+    out = os.path.join(work, 'linetab_codes.h')
+    open(lst, 'w').write(''.join(m + '\n' for m in mods))
+    rc, _, err = run([LLK, '--shared-codes', out, lst])
+    if rc:
+        return result(False, 'shared codes regenerated from Debian\'s modules',
+                      err.strip()[-200:])
+    mine = open(os.path.join(TOP, 'hosttool', 'lib', 'linetab_codes.h')).read()
+    new = open(out).read()
+    src = re.compile(r' (\d+) modules, (\d+) rows')
+    if mine != new and src.search(mine).groups() != src.search(new).groups():
+        return skip('shared codes regenerated from Debian\'s modules',
+                    'made from %s modules, %s rows; this corpus has %s, %s' %
+                    (src.search(mine).groups() + src.search(new).groups()))
+    result(mine == new, 'shared codes: hosttool/lib/linetab_codes.h is what '
+           'lineloc-kbuild --shared-codes makes from Debian\'s modules',
+           '%s modules, %s rows' % src.search(new).groups())
 
 
 def text_size(f):
@@ -2593,7 +2619,9 @@ def test_damaged_tables(work):
     case; lineloc_check_header() and lineloc_lookup() must return exactly
     the documented code: LINELOC_E_HEADER (2), _CODE (3), _DATA (4), each
     once from the check and once from a lookup that the check lets
-    through."""
+    through; and the same rows coded with the shared codes (linetab
+    --shared-codes): answers as the rows say, and _CODESET (5) for another
+    set's id or for the shared-codes flag on a table with its own."""
     print('== damaged compact tables: each LINELOC_E_* code', flush=True)
     lt = os.path.join(TOP, 'hosttool', 'linetab')
     # as linetab.sh: make test-hosttool builds lineloc, not linetab
@@ -2635,7 +2663,7 @@ def test_damaged_tables(work):
            'the undamaged table: check 0, lookups answer as the rows (%d '
            'entries, %d blocks)' % (H[2], H[4]), '%r %r, want %r' %
            (chk, res, want))
-    E_HEADER, E_CODE, E_DATA = -2, -3, -4
+    E_HEADER, E_CODE, E_DATA, E_CODESET = -2, -3, -4, -5
     # header words (enum LINELOC_H_* in <linux/lineloc/table.h>)
     (SIZE, CODES, LUT_OFF, LONG_OFF, SUPER_OFF, INDEX_OFF, DATA_SIZE,
      NFILES, NDIRS, FILES_OFF) = 1, 5, 6, 7, 9, 10, 12, 13, 14, 15
@@ -2692,9 +2720,35 @@ def test_damaged_tables(work):
         ('data one byte short, lookup of the last entry', dmg_trunc, 0,
          final, E_DATA),
     ]
+    shared = os.path.join(root, 'shared.bin')
+    rc, _, err = run([lt, '--block', '4', '--shared-codes', '-o', shared,
+                      rfile])
+    if rc:
+        return result(False, 'damaged tables: linetab --shared-codes -o',
+                      err.strip())
+    ts = bytearray(open(shared, 'rb').read())
+    HS = list(struct.unpack_from('<21I', ts, 0))
+    chk, res = probe(exe, shared, [0, last, final])
+    result(chk == 0 and res == want and HS[CODES] & 0x01000000 and
+           len(ts) < len(t),
+           'the table with the shared codes: check 0, lookups answer as '
+           'the rows, %d bytes against %d with its own' % (len(ts), len(t)),
+           '%r %r, want %r; codes word %#x' % (chk, res, want, HS[CODES]))
+
+    def dmg_setid(b):   # another set's id
+        put(b, 4 * LUT_OFF, 'I', HS[LUT_OFF] ^ 1)
+
+    def dmg_flag(b):    # the shared-codes flag on a table with its own
+        put(b, 4 * CODES, 'I', H[CODES] | 0x01000000)
+
+    cases += [
+        ('shared codes, another set\'s id', dmg_setid, E_CODESET, 0,
+         E_CODESET),
+        ('own codes marked as shared', dmg_flag, E_CODESET, 0, E_CODESET),
+    ]
     seen = set()
     for name, fn, want_chk, off, want_lk in cases:
-        b = bytearray(t)
+        b = bytearray(ts if fn is dmg_setid else t)
         fn(b)
         f = os.path.join(root, 'bad-%d.bin' % len(seen))
         open(f, 'wb').write(b)
@@ -2702,7 +2756,7 @@ def test_damaged_tables(work):
         offs = [off] if off is not None else []
         chk, res = probe(exe, f, offs)
         got_lk = res.get(off, (None,))[0] if off is not None else None
-        result(b != t and chk == want_chk and got_lk == want_lk,
+        result(b not in (t, ts) and chk == want_chk and got_lk == want_lk,
                'damaged table, %s: check %d%s' % (
                    name, want_chk, '' if off is None else
                    ', lookup at 0x%x %d' % (off, want_lk)),

@@ -63,7 +63,7 @@ struct lineloc_mod_sec {
  * @secs: one entry per section index
  * @nsecs: entries of @secs
  * @mem: the allocator, of the work space and of the tables
- * @block_rows: rows per block of the tables
+ * @enc: how the tables are coded (rows per block, shared codes, counters)
  * @resched: NULL, or called between line programs (the kernel reschedules)
  * @used: NULL, or one entry per section index, set to 1 for each section
  *	that a sequence was mapped to
@@ -74,7 +74,7 @@ struct lineloc_mod_in {
 	const struct lineloc_mod_sec *secs;
 	u32 nsecs;
 	const struct lineloc_alloc *mem;
-	u32 block_rows;
+	struct lineloc_enc_opts enc;
 	void (*resched)(void);
 	u8 *used;
 };
@@ -86,7 +86,7 @@ struct lineloc_mod_in {
  * @size: their sizes
  * @rows: rows given to the encoder for each
  * @fixed: bytes of each table that do not grow with its rows: the header
- *	and the prefix codes
+ *	and the prefix codes (none with shared codes)
  * @units: line programs read
  * @seqs: sequences read
  * @dropped: sequences dropped: no relocation of their address, or not in

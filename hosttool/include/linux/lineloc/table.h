@@ -9,8 +9,10 @@
  * start up to the row that covers the wanted offset.  Inside a block the
  * file (move-to-front over the files seen in the block), the line (delta
  * against the last line of the same file) and the address delta are coded
- * with canonical prefix codes, one per context, that the table carries
- * itself (built by the encoder for this table's rows).
+ * with canonical prefix codes, one per context: either the table's own
+ * (built by the encoder for its rows) or a shared set that the kernel
+ * carries once (lineloc_shared_codes(): module tables, whose own codes
+ * would cost about 1.1 KB each).
  * The byte layout is what linetab_enc.c writes and linetab_dec.c reads.
  *
  * The decoder (linetab_dec.c) is shared by the kernel and user space: no
@@ -32,9 +34,9 @@ enum {
 	LINELOC_H_ENTRIES,	/* rows and ends */
 	LINELOC_H_BLOCK_ROWS,
 	LINELOC_H_NBLOCKS,
-	LINELOC_H_CODES,	/* LINELOC_NCTX | decode table bits << 16 */
-	LINELOC_H_LUT_OFF,	/* u16 decode tables, one per context */
-	LINELOC_H_LONG_OFF,	/* u32 offset per context of its long codes */
+	LINELOC_H_CODES,	/* LINELOC_NCTX | table bits << 16 | flags */
+	LINELOC_H_LUT_OFF,	/* u16 decode tables (shared: the set's id) */
+	LINELOC_H_LONG_OFF,	/* u32 per context: long codes (shared: 0) */
 	LINELOC_H_NSUPER,	/* superblocks */
 	LINELOC_H_SUPER_OFF,	/* per superblock: u32 offset, data, block */
 	LINELOC_H_INDEX_OFF,	/* per block: u16 offset, u16 data deltas */
@@ -52,6 +54,18 @@ enum {
 };
 
 #define LINELOC_HDR_SIZE	(4 * LINELOC_H_WORDS)
+
+/*
+ * Shared codes: a table with LINELOC_CODES_SHARED in LINELOC_H_CODES is
+ * coded with the set lineloc_shared_codes() returns, whose id it holds in
+ * LINELOC_H_LUT_OFF; it carries no codes of its own.  A set is laid out
+ * as the codes of a table, after four u32 words: its id (FNV-1a of the
+ * bytes that follow it), LINELOC_NCTX | decode table bits << 16, and the
+ * offsets, from the set's start, of its decode tables and long codes.
+ * Every symbol of every context has a code in it.
+ */
+#define LINELOC_CODES_SHARED	0x01000000U
+#define LINELOC_SET_HDR		16
 #define LINELOC_MAX_LEN		12		/* longest prefix code */
 #define LINELOC_LONG_HDR	(1 + LINELOC_MAX_LEN + 3)	/* see README */
 #define LINELOC_MAX_SYMS	128		/* symbols of one alphabet */
@@ -78,6 +92,7 @@ enum {
 	LINELOC_E_HEADER = 2,	/* bad magic, sizes or offsets in the header */
 	LINELOC_E_CODE,		/* a prefix code is damaged */
 	LINELOC_E_DATA,		/* block data inconsistent or truncated */
+	LINELOC_E_CODESET,	/* shared codes other than lineloc_shared_codes() */
 };
 
 /**
@@ -108,6 +123,7 @@ int lineloc_lookup(const void *tab, size_t size, u32 off,
 		   struct lineloc_loc *loc);
 int lineloc_path(const void *tab, size_t size, u32 file,
 		 struct lineloc_loc *loc);
+const u8 *lineloc_shared_codes(u32 *size);
 
 /* ---- encoder (linetab_enc.c): lineloc, and the kernel's module loader ---- */
 
@@ -170,9 +186,27 @@ enum {
 	LINELOC_ENC_LIMIT,	/* a count does not fit the format */
 };
 
+/**
+ * struct lineloc_enc_opts - how lineloc_encode() codes a table
+ * @block_rows: rows per block, 1 to LINELOC_MAX_BLOCK
+ * @shared: code with lineloc_shared_codes() instead of the table's own
+ * @counts: NULL, or LINELOC_NCTX * LINELOC_MAX_SYMS counters, context by
+ *	context: each symbol coded is added to its own (what a shared set is
+ *	made from)
+ */
+struct lineloc_enc_opts {
+	u32 block_rows;
+	bool shared;
+	u32 *counts;
+};
+
 int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
-		   const char *const *paths, size_t npaths, u32 block_rows,
+		   const char *const *paths, size_t npaths,
+		   const struct lineloc_enc_opts *opt,
 		   const struct lineloc_alloc *mem, u8 **out, size_t *out_size,
 		   struct lineloc_stats *st);
+int lineloc_codes_make(const u32 *counts, u32 lut_bits,
+		       const struct lineloc_alloc *mem, u8 **out,
+		       size_t *out_size);
 
 #endif /* _LINUX_LINELOC_TABLE_H */
