@@ -67,9 +67,10 @@ static int mt_from_sections(struct elf *e, const char *jsec,
 		if (n < 0)
 			die(e->path, sec_at(names[i], off), "%s", why);
 		while (n--) {
-			lineloc_sec_get(sec, (uint32_t)n, &ent);
+			lineloc_sec_get(sec, e->sec[j].size, (uint32_t)n, &ent);
 			if (!strcmp(ent.name, jsec)) {
-				*tab = lineloc_sec_table(sec, size);
+				*tab = lineloc_sec_table(sec, e->sec[j].size,
+							 size);
 				*base = ent.base;
 			}
 		}

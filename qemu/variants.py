@@ -191,30 +191,74 @@ KINDS = ['unit_length', 'version', 'header_length', 'line_range', 'opcode_base',
          'rel_order']
 
 
-# The sections of line tables (<linux/lineloc/module.h>) and the header
-# words of a table (<linux/lineloc/table.h>, LINELOC_H_*).
+# The sections of line tables (<linux/lineloc/module.h>): u32 "LLM3",
+# then ULEB128 numbers: n, and n entries {name, base, size} (name: an
+# index from 1 into the kernel's known names, or 0 and the name, NUL-
+# terminated); the table follows, to the section's end.  Its short header
+# (<linux/lineloc/table.h>): u16 "LS", u32 the shared codes' id, then
+# ULEB128 numbers in the order of SHORT.
 SEC_CORE, SEC_INIT = '.lineloc', '.init.lineloc'
-SEC_HDR, SEC_ENT, SEC_MAX = 16, 12, 64
-# LINELOC_CODES_SHARED: the table is coded with the kernel's shared codes,
-# whose id the 'lut_off' word holds
-SHARED = 0x01000000
-H = {w: i for i, w in enumerate([
-    'magic', 'size', 'entries', 'block_rows', 'nblocks', 'codes', 'lut_off', 'long_off',
-    'nsuper', 'super_off', 'index_off', 'data_off', 'data_size', 'nfiles', 'ndirs',
-    'files_off', 'dirs_off', 'str_off', 'str_size', 'ndict', 'dict_off'])}
+SEC_HDR, SEC_MAX = 4, 64
+SEC_NAMES = ['.text', '.init.text', '.exit.text', '.text.unlikely',
+             '.altinstr_replacement', '.static_call.text', '.altinstr_aux',
+             '.noinstr.text', '.sched.text', '.text.hot', '.ref.text',
+             '.spinlock.text', '.cpuidle.text', '.kprobes.text', '.entry.text',
+             '.irqentry.text', '.softirqentry.text']
+SHORT = ['entries', 'block_rows', 'nblocks', 'nsuper', 'data_size', 'ndict', 'nfiles',
+         'ndirs', 'str_size']
 
 
-def sec_entries(d, sec):
-    """(entry offset, name, base, size) of each entry."""
-    at = sec['offset']
-    n, = struct.unpack_from('<I', d, at + 4)
-    out = []
+def uleb(d, at):
+    """(value, offset after it) of the ULEB128 number at @at."""
+    v = sh = 0
+    while True:
+        b = d[at]
+        v |= (b & 0x7f) << sh
+        sh += 7
+        at += 1
+        if not b & 0x80:
+            return v, at
+
+
+def put_uleb(d, at, end, v):
+    """@v as a ULEB128 number in exactly the bytes @at..@end (not minimal
+    where it has to be longer)."""
+    n = end - at
+    if v >= 1 << (7 * n):
+        raise ValueError('%#x does not fit %d bytes' % (v, n))
     for i in range(n):
-        e = SEC_HDR + SEC_ENT * i
-        name, base, size = struct.unpack_from('<III', d, at + e)
-        end = d.index(b'\0', at + name)
-        out.append((e, d[at + name:end].decode(), base, size))
-    return out
+        d[at + i] = (v >> (7 * i)) & 0x7f | (0x80 if i < n - 1 else 0)
+
+
+def sec_parse(d, sec):
+    """The entries (offset, name index or None, name, (base at, end), base,
+    (size at, end), size) and the table's offset, from the section's
+    start, and the short header's numbers {name: (value, at, end)}."""
+    at = sec['offset']
+    n, pos = uleb(d, at + SEC_HDR)
+    ents = []
+    for _ in range(n):
+        off = pos - at
+        k, pos = uleb(d, pos)
+        if k:
+            name = SEC_NAMES[k - 1]
+        else:
+            end = d.index(b'\0', pos)
+            name, pos = d[pos:end].decode(), end + 1
+        b0 = pos
+        base, pos = uleb(d, pos)
+        s0 = pos
+        size, pos = uleb(d, pos)
+        ents.append({'off': off, 'index': k or None, 'name': name, 'base': base,
+                     'base_at': (b0 - at, s0 - at), 'size': size,
+                     'size_at': (s0 - at, pos - at)})
+    tab = pos - at
+    num, pos = {}, pos + 6
+    for w in SHORT:
+        p0 = pos
+        v, pos = uleb(d, pos)
+        num[w] = (v, p0 - at, pos - at)
+    return ents, tab, num, pos - at
 
 
 def sec_mutate(elf, kind, rnd):
@@ -223,19 +267,17 @@ def sec_mutate(elf, kind, rnd):
     d = elf.data
     sec = elf.find(SEC_INIT) if kind == 'init_core' else elf.find(SEC_CORE)
     at, size = sec['offset'], sec['size']
-    ents = sec_entries(d, sec)
-    e, name, base, esize = rnd.choice(ents)
-    put = lambda off, v: struct.pack_into('<I', d, at + off, v)
-    get = lambda off: struct.unpack_from('<I', d, at + off)[0]
-    tab, tsize = get(8), get(12)
+    ents, tab, num, hend = sec_parse(d, sec)
+    ent = rnd.choice(ents)
     sname = sec['sname']
     if kind == 'magic':
-        put(0, get(0) ^ 1 << rnd.randrange(32))
+        i = rnd.randrange(32)
+        d[at + i // 8] ^= 1 << (i % 8)
         return 'magic flipped', sname, 0
     if kind == 'count':
-        v = rnd.choice([SEC_MAX + 1, 0xffffffff])
-        put(4, v)
-        return 'count %d' % v, sname, 4
+        v = SEC_MAX + 1 + rnd.randrange(0x7f - SEC_MAX)
+        d[at + SEC_HDR] = v         # n < 128: one byte
+        return 'count %d' % v, sname, SEC_HDR
     if kind == 'cut':
         v = rnd.randrange(0, SEC_HDR)
         elf.set_size(sec, v)
@@ -244,89 +286,99 @@ def sec_mutate(elf, kind, rnd):
         fmt = '<Q' if elf.is64 else '<I'
         struct.pack_into(fmt, d, sec['at'] + 8, sec['flags'] & ~2)
         return 'SHF_ALLOC cleared', sname, 0
-    if kind == 'tab_out':
-        v = size + 1 + rnd.randrange(0, 64)
-        put(8, v)
-        return 'table at %#x' % v, sname, 8
-    if kind == 'tab_size':
-        v = size - tab + 1 + rnd.randrange(0, 64)
-        put(12, v)
-        return 'table of %#x bytes' % v, sname, 8
-    if kind == 'name_out':
-        v = size + rnd.randrange(0, 64)
-        put(e, v)
-        return 'entry %s: name at %#x' % (name, v), sname, e
+    if kind == 'ent_extra':
+        d[at + SEC_HDR] += 1        # the table's "LS" read as an entry
+        return 'count %d, one more than the entries' % d[at + SEC_HDR], sname, tab
+    if kind == 'name_index':
+        if ent['index'] is None:
+            raise ValueError('%s: entry %s has its name inline' % (sname, ent['name']))
+        v = len(SEC_NAMES) + 1 + rnd.randrange(0x7f - len(SEC_NAMES))
+        d[at + ent['off']] = v
+        return 'entry %s: name index %d' % (ent['name'], v), sname, ent['off']
     if kind == 'name_empty':
-        put(e, get(e) + len(name))
-        return 'entry %s: name empty' % name, sname, e
+        ent = ents[0]               # base 0: a NUL right after the index
+        if ent['base'] or ent['base_at'][1] - ent['base_at'][0] != 1:
+            raise ValueError('%s: the first entry is not at 0' % sname)
+        d[at + ent['off']] = 0
+        return 'entry %s: name empty' % ent['name'], sname, ent['off']
     if kind == 'name_missing':
-        d[at + get(e) + len(name) - 1] ^= 0x20
-        return 'entry %s: a section the module lacks' % name, sname, e
-    if kind == 'name_data':
-        new = b'.data'[:len(name)] + b'\0'
-        d[at + get(e):at + get(e) + len(new)] = new
-        return 'entry %s: renamed %s' % (name, new[:-1].decode()), sname, e
+        have = {e['name'] for e in ents}
+        k = next(i for i, n in enumerate(SEC_NAMES) if n not in have and n != '.text'
+                 and not n.startswith('.init') and not n.startswith('.exit'))
+        d[at + ent['off']] = k + 1
+        return ('entry %s: renamed %s, a section the module lacks' % (ent['name'],
+                                                                      SEC_NAMES[k]),
+                sname, ent['off'])
     if kind in ('name_twice', 'overlap'):
         if len(ents) < 2:
             raise ValueError('%s needs two entries in %s' % (kind, sname))
         i = rnd.randrange(1, len(ents))
+        e0, ei = ents[0], ents[i]
         if kind == 'name_twice':
-            put(ents[i][0], get(ents[0][0]))
-            return 'entry %s: named %s' % (ents[i][1], ents[0][1]), sname, ents[i][0]
-        put(ents[i][0] + 4, ents[0][2])
-        return ('entry %s: at the offsets of %s' % (ents[i][1], ents[0][1]), sname,
-                ents[i][0] + 4)
+            d[at + ei['off']] = e0['index']
+            return 'entry %s: named %s' % (ei['name'], e0['name']), sname, ei['off']
+        put_uleb(d, at + ei['base_at'][0], at + ei['base_at'][1], e0['base'])
+        return ('entry %s: at the offsets of %s' % (ei['name'], e0['name']), sname,
+                ei['off'])
     if kind == 'base_wrap':
-        v = 0x100000000 - esize + rnd.randrange(1, 64) if esize else 0
-        put(e + 4, v & 0xffffffff)
-        put(e + 8, max(esize, 64))
-        return 'entry %s: base %#x, past 4 GiB' % (name, v & 0xffffffff), sname, e + 4
+        # the section rewritten with one entry, its base in 5 bytes
+        e = ents[0]
+        v = 0xffffffc0 + rnd.randrange(1, 64)
+        body = bytearray([1, e['index'] or 1, 0, 0, 0, 0, 0, 0x7f])
+        put_uleb(body, 2, 7, v)
+        new = bytes(d[at:at + SEC_HDR]) + bytes(body) + bytes(d[at + tab:at + size])
+        if len(new) > size:
+            raise ValueError('%s: no room for a base past 4 GiB' % sname)
+        d[at:at + len(new)] = new
+        elf.set_size(sec, len(new))
+        return 'entry %s alone, base %#x, past 4 GiB' % (e['name'], v), sname, SEC_HDR + 1
     if kind == 'size_mismatch':
-        e, name, base, esize = max(ents, key=lambda x: x[2])
-        put(e + 8, esize - 1)
-        return 'entry %s: size %#x, not the section\'s' % (name, esize - 1), sname, e
+        e = max(ents, key=lambda x: x['size'])
+        put_uleb(d, at + e['size_at'][0], at + e['size_at'][1], e['size'] - 1)
+        return 'entry %s: size %#x, not the section\'s' % (e['name'], e['size'] - 1), \
+            sname, e['off']
     if kind == 'init_core':
-        d[at + get(e):at + get(e) + 6] = b'.text\0'
-        return 'entry %s: renamed .text' % name, sname, e
-    # the table's own header: its checks name the table's start
-    w = lambda k: tab + 4 * H[k]
+        d[at + ent['off']] = 1      # .text
+        return 'entry %s: renamed .text' % ent['name'], sname, ent['off']
+    # the table: its checks name the table's start, its codes' id where it is
+    if kind == 'tab_cut':
+        v = rnd.randrange(hend, size)
+        elf.set_size(sec, v)
+        return 'table cut to %d of %d bytes' % (v - tab, size - tab), sname, tab
+    if kind == 't_cut':
+        v = rnd.randrange(tab, hend)
+        elf.set_size(sec, v)
+        return 'table cut to %d bytes, in its header' % (v - tab), sname, tab
     if kind == 't_magic':
-        put(w('magic'), get(w('magic')) ^ 1 << rnd.randrange(32))
-    elif kind == 't_size':
-        put(w('size'), tsize + 1 + rnd.randrange(64))
-    elif kind == 't_codes':
-        put(w('codes'), get(w('codes')) ^ 1 << rnd.randrange(16))
-    elif kind == 't_lut_bits':
-        put(w('codes'), (get(w('codes')) & 0xffff) | rnd.choice([0, 13, 0xffff]) << 16)
-    elif kind == 't_block_rows':
-        put(w('block_rows'), rnd.choice([0, 4097]))
-    elif kind == 't_nblocks':
-        put(w('nblocks'), get(w('nblocks')) + 1 + rnd.randrange(8))
-    elif kind == 't_nsuper':
-        put(w('nsuper'), get(w('nblocks')) + 1)
-    elif kind == 't_super_first':
-        put(get(w('super_off')) + tab + 8, 1 + rnd.randrange(8))
-    elif kind == 't_index':
-        struct.pack_into('<H', d, at + tab + get(w('index_off')) + 2, 0xffff)
+        i = rnd.randrange(16)
+        d[at + tab + i // 8] ^= 1 << (i % 8)
     elif kind == 't_set_id':
-        put(w('lut_off'), get(w('lut_off')) ^ 1 << rnd.randrange(32))
-        return 'table: another set of shared codes', sname, w('lut_off')
-    elif kind == 't_own_codes':
-        put(w('codes'), get(w('codes')) & ~SHARED)
-    elif kind in ('t_data_size', 't_str_size'):
-        put(w(kind[2:]), tsize + rnd.randrange(64))
-    elif kind in ('t_nfiles', 't_ndirs', 't_ndict'):
-        put(w(kind[2:]), 0xfffff0 + rnd.randrange(16))
+        i = rnd.randrange(32)
+        d[at + tab + 2 + i // 8] ^= 1 << (i % 8)
+        return 'table: another set of shared codes', sname, tab + 2
+    elif kind[2:] in num:
+        # each a sure failure: counts that disagree, a last file, directory,
+        # string byte or data byte that some lookup of the check needs
+        v, b0, b1 = num[kind[2:]]
+        new = {'t_block_rows': 0, 't_nblocks': v + 1 + rnd.randrange(8),
+               't_nsuper': num['nblocks'][0] + 1,
+               't_entries': v + num['block_rows'][0] if v + num['block_rows'][0] <
+               1 << 7 * (b1 - b0) else v - num['block_rows'][0]}.get(kind, v - 1)
+        put_uleb(d, at + b0, at + b1, new)
+    elif kind == 't_super_first':
+        struct.pack_into('<I', d, at + hend + 8, 1 + rnd.randrange(8))
+    elif kind == 't_index':
+        struct.pack_into('<H', d, at + hend + 12 * num['nsuper'][0] + 2, 0xffff)
     else:
         raise ValueError(kind)
     return 'table: %s' % kind, sname, tab
 
 
-SEC_KINDS = ['magic', 'count', 'cut', 'noalloc', 'tab_out', 'tab_size', 'name_out',
-             'name_empty', 'name_missing', 'name_data', 'name_twice', 'overlap', 'base_wrap',
-             'size_mismatch', 'init_core', 't_magic', 't_size', 't_codes', 't_lut_bits',
-             't_block_rows', 't_nblocks', 't_nsuper', 't_super_first', 't_index',
-             't_set_id', 't_own_codes', 't_data_size', 't_str_size', 't_nfiles', 't_ndirs', 't_ndict']
+SEC_KINDS = ['magic', 'count', 'cut', 'noalloc', 'ent_extra', 'name_index', 'name_empty',
+             'name_missing', 'name_twice', 'overlap', 'base_wrap', 'size_mismatch',
+             'init_core', 'tab_cut', 't_cut', 't_magic', 't_set_id', 't_block_rows',
+             't_nblocks', 't_nsuper', 't_super_first', 't_index', 't_data_size',
+             't_str_size', 't_nfiles', 't_ndirs', 't_entries']
 
 
 def main():

@@ -266,7 +266,7 @@ static void look_table(const struct lineloc_mod_in *in,
 			__builtin_trap();
 		return;
 	}
-	if (!out->rows[k] || size < LINELOC_HDR_SIZE ||
+	if (!out->rows[k] || size < 6 ||
 	    out->fixed[k] > size || lineloc_check_header(t, size))
 		__builtin_trap();
 	look(in, t, size, region, 0);
@@ -351,13 +351,13 @@ static void check_section(const uint8_t *sec, u64 size)
 		sink += strlen(why);
 		return;
 	}
-	tab = lineloc_sec_table(sec, &tsize);
+	tab = lineloc_sec_table(sec, size, &tsize);
 	if (tab < sec || tab + tsize > sec + size)
 		__builtin_trap();
 	for (i = 0; i < n; i++) {
-		lineloc_sec_get(sec, i, &e);
+		lineloc_sec_get(sec, size, i, &e);
 		sink += strlen(e.name);
-		if (e.size > 0xffffffffU - e.base)
+		if (e.size > 0xffffffffU - e.base || e.off >= size)
 			__builtin_trap();
 		sink += lineloc_lookup(tab, tsize, e.base, &loc);
 		if (e.size)

@@ -139,39 +139,63 @@ static void ms_put32(uint8_t *p, uint64_t v)
 	p[3] = v >> 24;
 }
 
+/* @v as ULEB128 at @p + *@at (if @p is not NULL); *@at moves past it. */
+static void ms_uleb(uint8_t *p, uint64_t *at, uint32_t v)
+{
+	for (; v > 0x7f; v >>= 7)
+		if (p)
+			p[(*at)++] = (v & 0x7f) | 0x80;
+		else
+			(*at)++;
+	if (p)
+		p[*at] = v;
+	(*at)++;
+}
+
+/* The entries at @b + *@at (if @b is not NULL); *@at moves past them. */
+static void ms_entries(uint8_t *b, uint64_t *at, const struct ms_ent *ent,
+		       uint32_t n)
+{
+	uint32_t i, k;
+	size_t len;
+
+	ms_uleb(b, at, n);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < LINELOC_SEC_NAMES; k++)
+			if (!strcmp(ent[i].name, lineloc_sec_names[k]))
+				break;
+		if (k < LINELOC_SEC_NAMES) {
+			ms_uleb(b, at, k + 1);
+		} else {
+			ms_uleb(b, at, 0);
+			len = strlen(ent[i].name) + 1;
+			if (b)
+				memcpy(b + *at, ent[i].name, len);
+			*at += len;
+		}
+		ms_uleb(b, at, ent[i].base);
+		ms_uleb(b, at, ent[i].size);
+	}
+}
+
 /* Write the section of @n entries to @path: nothing at all for no table. */
 static void ms_write(struct elf *e, const char *path, const char *name,
 		     const struct ms_ent *ent, uint32_t n, const uint8_t *tab,
 		     size_t tab_size)
 {
-	uint64_t size = LINELOC_SEC_HDR + (uint64_t)LINELOC_SEC_ENT * n + 3 +
-			tab_size, at;
+	uint64_t size = LINELOC_SEC_HDR, at = LINELOC_SEC_HDR;
 	const char *why;
 	uint8_t *b;
-	uint32_t i, off;
+	uint32_t off;
 
-	for (i = 0; i < n; i++)
-		size += strlen(ent[i].name) + 1;
+	ms_entries(NULL, &size, ent, n);
+	size += tab_size;
 	if (n > LINELOC_SEC_MAX || size > 0xffffffffU)
 		die(e->path, name, "%u text sections, %" PRIu64 " bytes: too many for %s",
 		    n, size, name);
 	b = xcalloc(1, size);
 	ms_put32(b, LINELOC_SEC_MAGIC);
-	ms_put32(b + 4, n);
-	at = LINELOC_SEC_HDR + (uint64_t)LINELOC_SEC_ENT * n;
-	for (i = 0; i < n; i++) {
-		uint8_t *p = b + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
-		size_t len = strlen(ent[i].name) + 1;
-
-		ms_put32(p, at);
-		ms_put32(p + 4, ent[i].base);
-		ms_put32(p + 8, ent[i].size);
-		memcpy(b + at, ent[i].name, len);
-		at += len;
-	}
-	at = (at + 3) & ~3ULL;	/* the table at a u32 boundary */
-	ms_put32(b + 8, at);
-	ms_put32(b + 12, tab_size);
+	ms_entries(b, &at, ent, n);
 	if (tab)
 		memcpy(b + at, tab, tab_size);
 	at += tab_size;

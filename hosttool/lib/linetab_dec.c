@@ -61,21 +61,98 @@ const u8 *lineloc_shared_codes(u32 *size)
 	return lt_shared_codes;
 }
 
+#define LT_SHORT_NUMS	9	/* numbers of a short header */
+
+/* A ULEB128 number of at most 32 bits at *@pos, below @size. */
+static int lt_uleb(const u8 *t, u32 size, u32 *pos, u32 *v)
+{
+	u32 shift = 0, x = 0;
+	u8 b;
+
+	do {
+		if (*pos >= size || (shift == 28 && t[*pos] > 0x0f))
+			return -LINELOC_E_HEADER;
+		b = t[(*pos)++];
+		x |= (u32)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	*v = x;
+	return 0;
+}
+
+/*
+ * The short header of a table coded with the shared codes: its numbers,
+ * and its parts' offsets from their sizes, laid out one after the other.
+ */
+static int lt_parse_short(struct lt_tab *h, const u8 *t, size_t size)
+{
+	u32 *num[LT_SHORT_NUMS] = { &h->entries, &h->block_rows, &h->nblocks, &h->nsuper,
+		       &h->data_size, &h->ndict, &h->nfiles, &h->ndirs,
+		       &h->str_size };
+	u32 lim = size > 0xffffffffU ? 0xffffffffU : size, pos = 6, i, v;
+	u64 at;
+
+	if (size < 6)
+		return -LINELOC_E_HEADER;
+	for (i = 0; i < LT_SHORT_NUMS; i++)
+		if (lt_uleb(t, lim, &pos, num[i]))
+			return -LINELOC_E_HEADER;
+	h->c = lt_shared_codes;
+	h->c_size = sizeof(lt_shared_codes);
+	if (get_unaligned_le32(t + 2) != get_unaligned_le32(h->c))
+		return -LINELOC_E_CODESET;
+	v = get_unaligned_le32(h->c + 4);
+	h->lut_bits = (v >> 16) & 0xff;
+	h->lut = h->c + get_unaligned_le32(h->c + 8);
+	h->long_off = get_unaligned_le32(h->c + 12);
+	if ((v & 0xffff) != LINELOC_NCTX)
+		return -LINELOC_E_CODESET;
+	at = pos;
+	h->super_off = at;
+	at += 12 * (u64)h->nsuper;
+	h->index_off = at;
+	at += 4 * (u64)h->nblocks;
+	h->data_off = at;
+	at += h->data_size;
+	h->dict_off = at;
+	at += 4 * (u64)h->ndict;
+	h->files_off = at;
+	at += ((u64)h->nfiles + LINELOC_FILE_GROUP - 1) / LINELOC_FILE_GROUP * 4 +
+	      3 * (u64)h->nfiles;
+	h->dirs_off = at;
+	at += 4 * ((u64)h->ndirs + 1);
+	h->str_off = at;
+	at += h->str_size;
+	if (at > lim)
+		return -LINELOC_E_HEADER;
+	h->size = at;
+	return 0;
+}
+
 static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 {
 	const u8 *t = tab;
 	u32 v, lut_off;
+	int ret;
 
-	if (!tab || size < LINELOC_HDR_SIZE ||
-	    get_unaligned_le32(t) != LINELOC_MAGIC)
+	if (!tab || size < 2)
 		return -LINELOC_E_HEADER;
 	h->t = t;
+	if (get_unaligned_le16(t) == LINELOC_SHORT_MAGIC) {
+		ret = lt_parse_short(h, t, size);
+		if (ret)
+			return ret;
+		lut_off = h->lut - h->c;
+		goto check;
+	}
+	if (size < LINELOC_HDR_SIZE || get_unaligned_le32(t) != LINELOC_MAGIC)
+		return -LINELOC_E_HEADER;
 	h->size = get_unaligned_le32(t + 4 * LINELOC_H_SIZE);
 	h->entries = get_unaligned_le32(t + 4 * LINELOC_H_ENTRIES);
 	h->block_rows = get_unaligned_le32(t + 4 * LINELOC_H_BLOCK_ROWS);
 	h->nblocks = get_unaligned_le32(t + 4 * LINELOC_H_NBLOCKS);
 	v = get_unaligned_le32(t + 4 * LINELOC_H_CODES);
-	h->lut_bits = (v >> 16) & 0xff;
+	h->lut_bits = v >> 16;
 	lut_off = get_unaligned_le32(t + 4 * LINELOC_H_LUT_OFF);
 	h->long_off = get_unaligned_le32(t + 4 * LINELOC_H_LONG_OFF);
 	h->c = t;
@@ -93,20 +170,12 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	h->ndict = get_unaligned_le32(t + 4 * LINELOC_H_NDICT);
 	h->dict_off = get_unaligned_le32(t + 4 * LINELOC_H_DICT_OFF);
 	if (h->size < LINELOC_HDR_SIZE || h->size > size ||
-	    (v & ~(LINELOC_CODES_SHARED | 0xff0000U)) != LINELOC_NCTX ||
-	    h->lut_bits < 1 || h->lut_bits > LINELOC_MAX_LEN)
+	    (v & 0xffff) != LINELOC_NCTX)
 		return -LINELOC_E_HEADER;
 	h->c_size = h->size;
-	if (v & LINELOC_CODES_SHARED) {
-		/* the set's words, as the table's: (id, codes, lut, long) */
-		h->c = lt_shared_codes;
-		h->c_size = sizeof(lt_shared_codes);
-		if (lut_off != get_unaligned_le32(h->c) ||
-		    v != (get_unaligned_le32(h->c + 4) | LINELOC_CODES_SHARED))
-			return -LINELOC_E_CODESET;
-		lut_off = get_unaligned_le32(h->c + 8);
-		h->long_off = get_unaligned_le32(h->c + 12);
-	}
+check:
+	if (h->lut_bits < 1 || h->lut_bits > LINELOC_MAX_LEN)
+		return -LINELOC_E_HEADER;
 	/* nblocks = entries / block_rows, rounded up: without a division */
 	if (!h->block_rows || h->block_rows > LINELOC_MAX_BLOCK ||
 	    (u64)h->nblocks * h->block_rows < h->entries ||

@@ -562,6 +562,30 @@ static void put_codes(const struct enc *e, const u32 *nsym, u32 lut_bits,
 	}
 }
 
+/*
+ * The short header of a table coded with the shared codes: the set's id
+ * and @num, each a ULEB128 number, at @p (if not NULL).  Returns its size.
+ */
+static size_t put_short(u8 *p, u32 id, const u32 *num, u32 n)
+{
+	size_t k = 6;
+	u32 i, v;
+
+	if (p) {
+		put16(p, LINELOC_SHORT_MAGIC);
+		put32(p + 2, id);
+	}
+	for (i = 0; i < n; i++) {
+		for (v = num[i]; v > 0x7f; v >>= 7, k++)
+			if (p)
+				p[k] = (v & 0x7f) | 0x80;
+		if (p)
+			p[k] = v;
+		k++;
+	}
+	return k;
+}
+
 static size_t dir_len(const char *s)
 {
 	size_t i, d = 0;
@@ -779,6 +803,9 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
 	size_t codes, data = 0, total, pos, k;
 	u32 c, blk, lut_bits, nsym[LINELOC_NCTX], block_rows = opt->block_rows;
+	u32 num[9];
+	u8 lh[LINELOC_HDR_SIZE];
+	size_t hdr;
 	u32 set_size = 0;
 	const u8 *set = NULL;
 	size_t index;
@@ -1020,7 +1047,17 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		}
 	}
 	index = 12 * nsuper + 4 * nblocks;
-	total = LINELOC_HDR_SIZE + codes + index + data + 4 * (size_t)ndict +
+	num[0] = ne;
+	num[1] = block_rows;
+	num[2] = nblocks;
+	num[3] = nsuper;
+	num[4] = data;
+	num[5] = ndict;
+	num[6] = nfiles;
+	num[7] = ndirs;
+	num[8] = strsize;
+	hdr = set ? put_short(NULL, 0, num, 9) : LINELOC_HDR_SIZE;
+	total = hdr + codes + index + data + 4 * (size_t)ndict +
 		fbytes + 4 * (ndirs + 1) + strsize;
 	if (total > 0xffffffffU)
 		goto limit;
@@ -1030,22 +1067,19 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	p = b.blob;
 	for (i = 0; i < total; i++)
 		p[i] = 0;
-	h = p;
+	h = lh;		/* the long header's words, written below if it has one */
 	put32(h + 4 * LINELOC_H_MAGIC, LINELOC_MAGIC);
 	put32(h + 4 * LINELOC_H_SIZE, total);
 	put32(h + 4 * LINELOC_H_ENTRIES, ne);
 	put32(h + 4 * LINELOC_H_BLOCK_ROWS, block_rows);
 	put32(h + 4 * LINELOC_H_NBLOCKS, nblocks);
-	pos = LINELOC_HDR_SIZE;
-	if (set) {
-		put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16 |
-		      LINELOC_CODES_SHARED);
-		put32(h + 4 * LINELOC_H_LUT_OFF, get_unaligned_le32(set));
-	} else {
-		put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16);
+	pos = hdr;
+	put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16);
+	if (set)
+		put_short(p, get_unaligned_le32(set), num, 9);
+	else
 		put_codes(e, nsym, lut_bits, p, pos, h + 4 * LINELOC_H_LUT_OFF,
 			  h + 4 * LINELOC_H_LONG_OFF);
-	}
 	pos += codes;
 	k = 0;
 	put32(h + 4 * LINELOC_H_NSUPER, nsuper);
@@ -1124,14 +1158,17 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		stats.ends += b.ent[i].end;
 	stats.files = nfiles;
 	stats.blocks = nblocks;
-	stats.header = LINELOC_HDR_SIZE;
+	if (!set)
+		for (i = 0; i < LINELOC_HDR_SIZE; i++)
+			p[i] = lh[i];
+	stats.header = hdr;
 	stats.codes = codes;
 	stats.lut_bits = lut_bits;
 	stats.index = index;
 	stats.data = data;
 	stats.dict = ndict;
 	stats.dict_bytes = 4 * (size_t)ndict;
-	stats.paths = total - LINELOC_HDR_SIZE - codes - index - data -
+	stats.paths = total - hdr - codes - index - data -
 		      stats.dict_bytes;
 	stats.total = total;
 	if (st)

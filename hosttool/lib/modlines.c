@@ -15,6 +15,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
 #include <linux/lineloc/module.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
@@ -837,33 +838,104 @@ const char *lineloc_mod_strerror(int err, const struct lineloc_mod_out *out)
 	       "unknown error";
 }
 
+/* Names a section's entry gives by index, from 1: append only. */
+const char *const lineloc_sec_names[LINELOC_SEC_NAMES] = {
+	".text", ".init.text", ".exit.text", ".text.unlikely",
+	".altinstr_replacement", ".static_call.text", ".altinstr_aux",
+	".noinstr.text", ".sched.text", ".text.hot", ".ref.text",
+	".spinlock.text", ".cpuidle.text", ".kprobes.text", ".entry.text",
+	".irqentry.text", ".softirqentry.text",
+};
+
+/* A ULEB128 number of at most 32 bits at *@pos, below @size. */
+static int ml_uleb(const u8 *p, u32 size, u32 *pos, u32 *v)
+{
+	u32 shift = 0, x = 0;
+	u8 b;
+
+	do {
+		if (*pos >= size || (shift == 28 && p[*pos] > 0x0f))
+			return -1;
+		b = p[(*pos)++];
+		x |= (u32)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	*v = x;
+	return 0;
+}
+
+/*
+ * The entry at *@pos of a section of @size bytes into @e (@e->off: where
+ * it starts), *@pos moved past it; or -1 and what is wrong in *@why.
+ */
+static int ml_sec_ent(const u8 *sec, u32 size, u32 *pos,
+		      struct lineloc_sec_ent *e, const char **why)
+{
+	const u8 *end;
+	u32 k;
+
+	e->off = *pos;
+	*why = "an entry past the section's end";
+	if (ml_uleb(sec, size, pos, &k))
+		return -1;
+	if (k) {
+		*why = "a name index past the known names";
+		if (k > ARRAY_SIZE(lineloc_sec_names))
+			return -1;
+		e->name = lineloc_sec_names[k - 1];
+	} else {
+		*why = "a name empty or unterminated";
+		end = *pos < size ? memchr(sec + *pos, 0, size - *pos) : NULL;
+		if (!end || end == sec + *pos)
+			return -1;
+		e->name = (const char *)sec + *pos;
+		*pos = end + 1 - sec;
+	}
+	*why = "an entry past the section's end";
+	if (ml_uleb(sec, size, pos, &e->base) ||
+	    ml_uleb(sec, size, pos, &e->size))
+		return -1;
+	return 0;
+}
+
 /**
  * lineloc_sec_get() - entry @i of a module's section of line tables
  * @sec: the section, checked with lineloc_sec_check()
+ * @size: its size
  * @i: the entry, below the count lineloc_sec_check() returned
  * @e: where to put the entry
  */
-void lineloc_sec_get(const u8 *sec, u32 i, struct lineloc_sec_ent *e)
+void lineloc_sec_get(const u8 *sec, size_t size, u32 i,
+		     struct lineloc_sec_ent *e)
 {
-	const u8 *p = sec + LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
+	u32 pos = LINELOC_SEC_HDR, n = 0, j;
+	const char *why;
 
-	e->name = (const char *)sec + get_unaligned_le32(p);
-	e->base = get_unaligned_le32(p + 4);
-	e->size = get_unaligned_le32(p + 8);
+	ml_uleb(sec, size, &pos, &n);
+	for (j = 0; j <= i; j++)
+		ml_sec_ent(sec, size, &pos, e, &why);
 }
 EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_get);
 
 /**
  * lineloc_sec_table() - the table of a module's section of line tables
  * @sec: the section, checked with lineloc_sec_check()
- * @size: where to put the table's size
+ * @size: its size
+ * @tab_size: where to put the table's size
  *
- * Return: the table.
+ * Return: the table, which runs to the end of the section.
  */
-const u8 *lineloc_sec_table(const u8 *sec, u32 *size)
+const u8 *lineloc_sec_table(const u8 *sec, size_t size, u32 *tab_size)
 {
-	*size = get_unaligned_le32(sec + 12);
-	return sec + get_unaligned_le32(sec + 8);
+	u32 pos = LINELOC_SEC_HDR, n = 0, j;
+	struct lineloc_sec_ent e;
+	const char *why;
+
+	ml_uleb(sec, size, &pos, &n);
+	for (j = 0; j < n; j++)
+		ml_sec_ent(sec, size, &pos, &e, &why);
+	*tab_size = size - pos;
+	return sec + pos;
 }
 EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_table);
 
@@ -874,18 +946,18 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_table);
  * @err_off: on error, the offset in @sec where the fault was found
  * @why: on error, what the fault is
  *
- * Checks the header, the table with lineloc_check() (coded with this
- * kernel's shared codes, or its own), and that every name
- * lies inside the section, is terminated and is given once, and that the
- * entries' ranges of offsets neither wrap nor overlap.
+ * Checks the header and the entries (names inside the section,
+ * terminated, each given once; ranges of offsets that neither wrap nor
+ * overlap), then the table with lineloc_check() (coded with this kernel's
+ * shared codes, or its own).
  *
  * Return: the number of entries, or -1.
  */
 int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		      const char **why)
 {
+	u32 n, i, j, pos = LINELOC_SEC_HDR, opos;
 	struct lineloc_sec_ent e, o;
-	u32 n, i, j, name, tab, tab_size;
 	int ret;
 
 	*err_off = 0;
@@ -894,57 +966,46 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		*why = "not a section of line tables (size or magic)";
 		return -1;
 	}
-	n = get_unaligned_le32(sec + 4);
-	*err_off = 4;
-	if (n > LINELOC_SEC_MAX ||
-	    n > (size - LINELOC_SEC_HDR) / LINELOC_SEC_ENT) {
-		*why = "more entries than the section holds";
-		return -1;
-	}
-	tab = get_unaligned_le32(sec + 8);
-	tab_size = get_unaligned_le32(sec + 12);
-	*err_off = 8;
-	if (tab > size || tab_size > size - tab) {
-		*why = "a table outside the section";
-		return -1;
-	}
-	ret = lineloc_check(sec + tab, tab_size);
-	if (ret == -LINELOC_E_CODESET) {
-		*err_off = tab + 4 * LINELOC_H_LUT_OFF;
-		*why = "a table coded for another kernel (its shared codes)";
-		return -1;
-	}
-	if (ret) {
-		*err_off = tab;
-		*why = "a damaged table";
+	*err_off = pos;
+	if (ml_uleb(sec, size, &pos, &n) || n > LINELOC_SEC_MAX) {
+		*why = "more entries than a section may have";
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		*err_off = LINELOC_SEC_HDR + LINELOC_SEC_ENT * i;
-		name = get_unaligned_le32(sec + *err_off);
-		if (name >= size || !sec[name] ||
-		    !memchr(sec + name, 0, size - name)) {
-			*why = "a name outside the section, empty or unterminated";
+		if (ml_sec_ent(sec, size, &pos, &e, why)) {
+			*err_off = e.off;
 			return -1;
 		}
-		lineloc_sec_get(sec, i, &e);
+		*err_off = e.off;
 		if (e.size > 0xffffffffU - e.base) {
-			*err_off += 4;
 			*why = "offsets past 4 GiB";
 			return -1;
 		}
+		/* the entries before, read again: no array on the stack */
+		opos = LINELOC_SEC_HDR;
+		ml_uleb(sec, size, &opos, &j);
 		for (j = 0; j < i; j++) {
-			lineloc_sec_get(sec, j, &o);
+			ml_sec_ent(sec, size, &opos, &o, why);
 			if (!strcmp(o.name, e.name)) {
 				*why = "a text section named twice";
 				return -1;
 			}
 			if (e.base < o.base + o.size && o.base < e.base + e.size) {
-				*err_off += 4;
 				*why = "two text sections at the same offsets";
 				return -1;
 			}
 		}
+	}
+	ret = lineloc_check(sec + pos, size - pos);
+	*err_off = pos;
+	if (ret == -LINELOC_E_CODESET) {
+		*err_off += 2;
+		*why = "a table coded for another kernel (its shared codes)";
+		return -1;
+	}
+	if (ret) {
+		*why = "a damaged table";
+		return -1;
 	}
 	return n;
 }

@@ -2620,8 +2620,9 @@ def test_damaged_tables(work):
     the documented code: LINELOC_E_HEADER (2), _CODE (3), _DATA (4), each
     once from the check and once from a lookup that the check lets
     through; and the same rows coded with the shared codes (linetab
-    --shared-codes): answers as the rows say, and _CODESET (5) for another
-    set's id or for the shared-codes flag on a table with its own."""
+    --shared-codes, with the short header): answers as the rows say,
+    _CODESET (5) for another set's id, _HEADER for a short header cut in
+    its numbers or whose parts outgrow the table."""
     print('== damaged compact tables: each LINELOC_E_* code', flush=True)
     lt = os.path.join(TOP, 'hosttool', 'linetab')
     # as linetab.sh: make test-hosttool builds lineloc, not linetab
@@ -2727,28 +2728,44 @@ def test_damaged_tables(work):
         return result(False, 'damaged tables: linetab --shared-codes -o',
                       err.strip())
     ts = bytearray(open(shared, 'rb').read())
-    HS = list(struct.unpack_from('<21I', ts, 0))
     chk, res = probe(exe, shared, [0, last, final])
-    result(chk == 0 and res == want and HS[CODES] & 0x01000000 and
+    # u16 "LS", u32 the set's id, then 9 ULEB128 numbers (table.h)
+    nums, at = [], 6
+    for _ in range(9):
+        v = sh = 0
+        while True:
+            v |= (ts[at] & 0x7f) << sh
+            sh += 7
+            at += 1
+            if not ts[at - 1] & 0x80:
+                break
+        nums.append(v)
+    result(chk == 0 and res == want and ts[:2] == b'LS' and nums[0] == H[2] and
            len(ts) < len(t),
            'the table with the shared codes: check 0, lookups answer as '
-           'the rows, %d bytes against %d with its own' % (len(ts), len(t)),
-           '%r %r, want %r; codes word %#x' % (chk, res, want, HS[CODES]))
+           'the rows, %d bytes (a %d-byte header) against %d with its own' % (
+               len(ts), at, len(t)),
+           '%r %r, want %r; header %s' % (chk, res, want, bytes(ts[:at]).hex()))
 
     def dmg_setid(b):   # another set's id
-        put(b, 4 * LUT_OFF, 'I', HS[LUT_OFF] ^ 1)
+        b[2] ^= 1
 
-    def dmg_flag(b):    # the shared-codes flag on a table with its own
-        put(b, 4 * CODES, 'I', H[CODES] | 0x01000000)
+    def dmg_cut(b):     # the table cut inside its header's numbers
+        del b[at - 1:]
+
+    def dmg_strings(b):     # string bytes past the table's end
+        del b[at - 1:at]
+        b[at - 1:at - 1] = bytes([0xff, 0x7f])
 
     cases += [
         ('shared codes, another set\'s id', dmg_setid, E_CODESET, 0,
          E_CODESET),
-        ('own codes marked as shared', dmg_flag, E_CODESET, 0, E_CODESET),
+        ('shared codes, the short header cut', dmg_cut, E_HEADER, 0, E_HEADER),
+        ('shared codes, 16,383 string bytes', dmg_strings, E_HEADER, 0, E_HEADER),
     ]
     seen = set()
     for name, fn, want_chk, off, want_lk in cases:
-        b = bytearray(ts if fn is dmg_setid else t)
+        b = bytearray(ts if fn in (dmg_setid, dmg_cut, dmg_strings) else t)
         fn(b)
         f = os.path.join(root, 'bad-%d.bin' % len(seen))
         open(f, 'wb').write(b)

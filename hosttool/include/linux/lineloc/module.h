@@ -132,37 +132,44 @@ bool lineloc_host_include(const char *root, size_t n);
  * ".init", so that the loader frees it with the init memory).  Each holds
  * one compact table (<linux/lineloc/table.h>) for the text sections it
  * lists, laid out one after the other in the table's offsets, as the
- * module loader lays out its text.  Little-endian u32 words, offsets from
- * the section's start:
+ * module loader lays out its text:
  *
- *	LINELOC_SEC_MAGIC, n, table, table size,
- *	then n entries { name, base, size }
+ *	u32 LINELOC_SEC_MAGIC, then ULEB128 numbers: n, and n entries
+ *	{ name, base, size }; the table follows, to the section's end
  *
- * An entry gives a text section by name (strip renumbers sections),
- * NUL-terminated, and where its @size bytes start in the table's offsets.
+ * An entry gives a text section by name (strip renumbers sections) and
+ * where its @size bytes start in the table's offsets.  The name is k >= 1
+ * for the k-th of the names the kernel knows (".text", ".init.text",
+ * ".exit.text", ".text.unlikely", ...: modlines.c), or 0 followed by the
+ * name, NUL-terminated.
  */
-#define LINELOC_SEC_MAGIC	0x324d4c4cU	/* "LLM2", little-endian */
+#define LINELOC_SEC_MAGIC	0x334d4c4cU	/* "LLM3", little-endian */
 #define LINELOC_SEC_CORE	".lineloc"
 #define LINELOC_SEC_INIT	".init.lineloc"
 #define LINELOC_SEC_MAX		64		/* entries of one section */
-#define LINELOC_SEC_HDR		16
-#define LINELOC_SEC_ENT		12
+#define LINELOC_SEC_HDR		4
+#define LINELOC_SEC_NAMES	17		/* names known by index */
+
+extern const char *const lineloc_sec_names[LINELOC_SEC_NAMES];
 
 /**
  * struct lineloc_sec_ent - an entry of a module's section of line tables
  * @name: the text section
  * @base: where its offset 0 lies in the table's offsets
  * @size: its size
+ * @off: where the entry is in the section
  */
 struct lineloc_sec_ent {
 	const char *name;
 	u32 base;
 	u32 size;
+	u32 off;
 };
 
 int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		      const char **why);
-void lineloc_sec_get(const u8 *sec, u32 i, struct lineloc_sec_ent *e);
-const u8 *lineloc_sec_table(const u8 *sec, u32 *size);
+void lineloc_sec_get(const u8 *sec, size_t size, u32 i,
+		     struct lineloc_sec_ent *e);
+const u8 *lineloc_sec_table(const u8 *sec, size_t size, u32 *tab_size);
 
 #endif /* _LINUX_LINELOC_MODULE_H */

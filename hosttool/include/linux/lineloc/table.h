@@ -34,9 +34,9 @@ enum {
 	LINELOC_H_ENTRIES,	/* rows and ends */
 	LINELOC_H_BLOCK_ROWS,
 	LINELOC_H_NBLOCKS,
-	LINELOC_H_CODES,	/* LINELOC_NCTX | table bits << 16 | flags */
-	LINELOC_H_LUT_OFF,	/* u16 decode tables (shared: the set's id) */
-	LINELOC_H_LONG_OFF,	/* u32 per context: long codes (shared: 0) */
+	LINELOC_H_CODES,	/* LINELOC_NCTX | decode table bits << 16 */
+	LINELOC_H_LUT_OFF,	/* u16 decode tables, one per context */
+	LINELOC_H_LONG_OFF,	/* u32 offset per context of its long codes */
 	LINELOC_H_NSUPER,	/* superblocks */
 	LINELOC_H_SUPER_OFF,	/* per superblock: u32 offset, data, block */
 	LINELOC_H_INDEX_OFF,	/* per block: u16 offset, u16 data deltas */
@@ -56,15 +56,23 @@ enum {
 #define LINELOC_HDR_SIZE	(4 * LINELOC_H_WORDS)
 
 /*
- * Shared codes: a table with LINELOC_CODES_SHARED in LINELOC_H_CODES is
- * coded with the set lineloc_shared_codes() returns, whose id it holds in
- * LINELOC_H_LUT_OFF; it carries no codes of its own.  A set is laid out
- * as the codes of a table, after four u32 words: its id (FNV-1a of the
- * bytes that follow it), LINELOC_NCTX | decode table bits << 16, and the
- * offsets, from the set's start, of its decode tables and long codes.
+ * Shared codes: a table coded with the set lineloc_shared_codes() returns
+ * carries no codes and a short header instead of the one above (the
+ * tables of modules, a few hundred bytes smaller each):
+ *
+ *	u16 LINELOC_SHORT_MAGIC, u32 the set's id, then ULEB128 numbers:
+ *	entries, rows a block, blocks, superblocks, data bytes, dictionary
+ *	pairs, files, directories, string bytes
+ *
+ * Its parts follow, in the order of the offsets above, each where the one
+ * before ends: superblocks, block index, data, dictionary, files,
+ * directories, strings; the table ends with its strings.  A set is laid
+ * out as the codes of a table, after four u32 words: its id (FNV-1a of
+ * the bytes that follow it), LINELOC_NCTX | decode table bits << 16, and
+ * the offsets, from the set's start, of its decode tables and long codes.
  * Every symbol of every context has a code in it.
  */
-#define LINELOC_CODES_SHARED	0x01000000U
+#define LINELOC_SHORT_MAGIC	0x534cU		/* "LS", little-endian */
 #define LINELOC_SET_HDR		16
 #define LINELOC_MAX_LEN		12		/* longest prefix code */
 #define LINELOC_LONG_HDR	(1 + LINELOC_MAX_LEN + 3)	/* see README */
