@@ -9,7 +9,10 @@ takes), compiled with -c -g -O2 by each cross compiler present; from
 each object: .debug_line, its .rela/.rel section, .symtab and
 .debug_line_str, written in fuzz_modlines.c's input layout with the object's
 text sections laid out as the module loader would (core and init, each
-section at a 16-byte boundary after the one before).
+section at a 16-byte boundary after the one before).  For each DWARF 5
+object, one more seed (ARCH-section) holds its section of core line
+tables (hosttool/lineloc-kbuild --module-sections, which must be built)
+in .debug_line's place.
 
 Reproducible: the sources are compiled in a temporary folder mapped to
 /fixture (-fdebug-prefix-map), and the script checks that no trace of
@@ -33,6 +36,8 @@ except ImportError:
     from elftools.elf.elffile import ELFFile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the kernel build's lineloc, built from hosttool/ (make hosttool)
+LLK = os.path.join(HERE, '..', 'lineloc-kbuild')
 OUT = os.path.join(HERE, 'corpus_modlines')
 
 HEADER = r'''/* include/linux/seed.h */
@@ -109,13 +114,15 @@ def section(elf, name):
     return s.data() if s is not None else b''
 
 
-def encode(obj, machine, big):
-    """The fuzz input for one object: see fuzz_modlines.c's header."""
+def encode(obj, machine, big, piece=None):
+    """The fuzz input for one object: see fuzz_modlines.c's header.  With
+    @piece, that in .debug_line's place (a module's section of line
+    tables, which the target also reads it as)."""
     with open(obj, 'rb') as f:
         elf = ELFFile(f)
         li = next(i for i, s in enumerate(elf.iter_sections())
                   if s.name == '.debug_line')
-        line = section(elf, '.debug_line')
+        line = section(elf, '.debug_line') if piece is None else piece
         rel = b''
         for s in elf.iter_sections():
             if s['sh_type'] in ('SHT_REL', 'SHT_RELA') and s['sh_info'] == li:
@@ -185,6 +192,19 @@ def main():
                 f.write(data)
             print('%s: %d bytes' % (name, len(data)))
             made += 1
+            # the object's section of core line tables, as the kernel build
+            # writes it (lineloc --module-sections), for lineloc_sec_check()
+            if not name.endswith('-dwarf5'):
+                continue
+            core, init = os.path.join(tmp, 'core'), os.path.join(tmp, 'init')
+            subprocess.run([LLK, '--module-sections', os.path.join(tmp, obj),
+                            core, init], check=True)
+            sec = open(core, 'rb').read()
+            if sec:
+                data = encode(os.path.join(tmp, obj), machine, big, sec)
+                with open(os.path.join(out, name[:-6] + 'section'), 'wb') as f:
+                    f.write(data)
+                print('%s: %d bytes' % (name[:-6] + 'section', len(data)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0 if made else 1
