@@ -12,9 +12,10 @@
 # (lineloc --table-size's "fixed"; with the shared codes, the header).  The
 # sections' tables are the load-time ones (the same rows and layout, the
 # same encoder), so the sections' own bytes are their sizes less those.
-# Make builds both tools (make hosttool).
+# Both tools are built first (make hosttool).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+make -s -C "$top" -f hosttool/hosttool.mk hosttool/lineloc hosttool/lineloc-kbuild
 dir=${1:?usage: scripts/module-sections.sh DIR}
 ll=$top/hosttool/lineloc
 llk=$top/hosttool/lineloc-kbuild

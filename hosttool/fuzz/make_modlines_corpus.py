@@ -11,8 +11,8 @@ each object: .debug_line, its .rela/.rel section, .symtab and
 text sections laid out as the module loader would (core and init, each
 section at a 16-byte boundary after the one before).  For each DWARF 5
 object, one more seed (ARCH-section) holds its section of core line
-tables (hosttool/lineloc-kbuild --module-sections, which must be built)
-in .debug_line's place.
+tables (hosttool/lineloc-kbuild --module-sections, built first) in
+.debug_line's place.
 
 Reproducible: the sources are compiled in a temporary folder mapped to
 /fixture (-fdebug-prefix-map), and the script checks that no trace of
@@ -150,6 +150,9 @@ def encode(obj, machine, big, piece=None):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else OUT
+    subprocess.run(['make', '-s', '-f', 'hosttool/hosttool.mk',
+                    'hosttool/lineloc-kbuild'], cwd=os.path.join(HERE, '..', '..'),
+                   check=True)
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix='modlines-seed-')
     try:
