@@ -86,9 +86,10 @@ static int lt_uleb(const u8 *t, u32 size, u32 *pos, u32 *v)
  */
 static int lt_parse_short(struct lt_tab *h, const u8 *t, size_t size)
 {
-	u32 *num[LT_SHORT_NUMS] = { &h->entries, &h->block_rows, &h->nblocks, &h->nsuper,
-		       &h->data_size, &h->ndict, &h->nfiles, &h->ndirs,
-		       &h->str_size };
+	u32 *num[LT_SHORT_NUMS] = {
+		&h->entries, &h->block_rows, &h->nblocks, &h->nsuper,
+		&h->data_size, &h->ndict, &h->nfiles, &h->ndirs, &h->str_size,
+	};
 	u32 lim = size > 0xffffffffU ? 0xffffffffU : size, pos = 6, i, v;
 	u64 at;
 
