@@ -63,8 +63,18 @@ const u8 *lineloc_shared_codes(u32 *size)
 
 #define LT_SHORT_NUMS	9	/* numbers of a short header */
 
-/* A ULEB128 number of at most 32 bits at *@pos, below @size. */
-static int lt_uleb(const u8 *t, u32 size, u32 *pos, u32 *v)
+/**
+ * lineloc_uleb32() - read a ULEB128 number of at most 32 bits
+ * @t: the bytes
+ * @size: bytes at @t
+ * @pos: where the number starts; moved past it
+ * @v: where to put it
+ *
+ * The short header's numbers and those of a module's sections.
+ *
+ * Return: 0, or -LINELOC_E_HEADER if it runs past @size or 32 bits.
+ */
+int lineloc_uleb32(const u8 *t, u32 size, u32 *pos, u32 *v)
 {
 	u32 shift = 0, x = 0;
 	u8 b;
@@ -96,7 +106,7 @@ static int lt_parse_short(struct lt_tab *h, const u8 *t, size_t size)
 	if (size < 6)
 		return -LINELOC_E_HEADER;
 	for (i = 0; i < LT_SHORT_NUMS; i++)
-		if (lt_uleb(t, lim, &pos, num[i]))
+		if (lineloc_uleb32(t, lim, &pos, num[i]))
 			return -LINELOC_E_HEADER;
 	h->c = lt_shared_codes;
 	h->c_size = sizeof(lt_shared_codes);

@@ -847,23 +847,6 @@ const char *const lineloc_sec_names[LINELOC_SEC_NAMES] = {
 	".irqentry.text", ".softirqentry.text",
 };
 
-/* A ULEB128 number of at most 32 bits at *@pos, below @size. */
-static int ml_uleb(const u8 *p, u32 size, u32 *pos, u32 *v)
-{
-	u32 shift = 0, x = 0;
-	u8 b;
-
-	do {
-		if (*pos >= size || (shift == 28 && p[*pos] > 0x0f))
-			return -1;
-		b = p[(*pos)++];
-		x |= (u32)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	*v = x;
-	return 0;
-}
-
 /*
  * The entry at *@pos of a section of @size bytes into @e (@e->off: where
  * it starts), *@pos moved past it; or -1 and what is wrong in *@why.
@@ -876,7 +859,7 @@ static int ml_sec_ent(const u8 *sec, u32 size, u32 *pos,
 
 	e->off = *pos;
 	*why = "an entry past the section's end";
-	if (ml_uleb(sec, size, pos, &k))
+	if (lineloc_uleb32(sec, size, pos, &k))
 		return -1;
 	if (k) {
 		*why = "a name index past the known names";
@@ -892,8 +875,8 @@ static int ml_sec_ent(const u8 *sec, u32 size, u32 *pos,
 		*pos = end + 1 - sec;
 	}
 	*why = "an entry past the section's end";
-	if (ml_uleb(sec, size, pos, &e->base) ||
-	    ml_uleb(sec, size, pos, &e->size))
+	if (lineloc_uleb32(sec, size, pos, &e->base) ||
+	    lineloc_uleb32(sec, size, pos, &e->size))
 		return -1;
 	return 0;
 }
@@ -911,7 +894,7 @@ void lineloc_sec_get(const u8 *sec, size_t size, u32 i,
 	u32 pos = LINELOC_SEC_HDR, n = 0, j;
 	const char *why;
 
-	ml_uleb(sec, size, &pos, &n);
+	lineloc_uleb32(sec, size, &pos, &n);
 	for (j = 0; j <= i; j++)
 		ml_sec_ent(sec, size, &pos, e, &why);
 }
@@ -931,7 +914,7 @@ const u8 *lineloc_sec_table(const u8 *sec, size_t size, u32 *tab_size)
 	struct lineloc_sec_ent e;
 	const char *why;
 
-	ml_uleb(sec, size, &pos, &n);
+	lineloc_uleb32(sec, size, &pos, &n);
 	for (j = 0; j < n; j++)
 		ml_sec_ent(sec, size, &pos, &e, &why);
 	*tab_size = size - pos;
@@ -967,7 +950,7 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		return -1;
 	}
 	*err_off = pos;
-	if (ml_uleb(sec, size, &pos, &n) || n > LINELOC_SEC_MAX) {
+	if (lineloc_uleb32(sec, size, &pos, &n) || n > LINELOC_SEC_MAX) {
 		*why = "more entries than a section may have";
 		return -1;
 	}
@@ -983,7 +966,7 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		}
 		/* the entries before, read again: no array on the stack */
 		opos = LINELOC_SEC_HDR;
-		ml_uleb(sec, size, &opos, &j);
+		lineloc_uleb32(sec, size, &opos, &j);
 		for (j = 0; j < i; j++) {
 			ml_sec_ent(sec, size, &opos, &o, why);
 			if (!strcmp(o.name, e.name)) {

@@ -132,6 +132,7 @@ int lineloc_lookup(const void *tab, size_t size, u32 off,
 int lineloc_path(const void *tab, size_t size, u32 file,
 		 struct lineloc_loc *loc);
 const u8 *lineloc_shared_codes(u32 *size);
+int lineloc_uleb32(const u8 *t, u32 size, u32 *pos, u32 *v);
 
 /* ---- encoder (linetab_enc.c): lineloc, and the kernel's module loader ---- */
 
