@@ -709,11 +709,15 @@ def judge_load_cost(cell, lines, a, figures):
     for i, l in enumerate(lines):
         if l.startswith(param) and l.endswith(': start'):
             which = l[len(param):].split(':')[0].strip()
+            # the next six steps of init, with whatever the kernel printed
+            # between them (a clocksource watchdog on a loaded host)
+            steps = [j for j in range(i + 1, len(lines)) if lines[j].startswith(INIT)][:6]
+            window = lines[i + 1:steps[-1] + 1] if steps else []
             ins = next((m for m in (re.match(re.escape(INIT) + r'insmod /m/lltest-min\.ko: ok in (\d+) us',
-                                             x) for x in lines[i + 1:i + 8]) if m), None)
-            size = next((x.rsplit(': ', 1)[1] for x in lines[i + 1:i + 8]
+                                             x) for x in window) if m), None)
+            size = next((x.rsplit(': ', 1)[1] for x in window
                          if x.startswith(INIT + 'cat /sys/module/lltest/linesize')), '')
-            warned = any(WARN_NO_LINES.match(x) for x in lines[i + 1:i + 8])
+            warned = any(WARN_NO_LINES.match(x) for x in window)
             got[which] = (int(ins.group(1)) if ins else None, size, warned)
         m = re.match(re.escape(INIT) + r'loadtime /m/(lltest-\w+)\.ko: (\d+) loads in (\d+) us$', l)
         if m and which is not None:

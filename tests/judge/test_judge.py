@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
 import console  # noqa: E402
 import stack_usage  # noqa: E402
+import judge as judge_mod  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, 'tests'))
 from result import Results  # noqa: E402
 
@@ -55,6 +56,23 @@ def judge(arch, text, rc=0, timeout=30, timed_out=False, console_only=True, floo
                            capture_output=True, text=True)
         with open(os.path.join(d, 'result.json')) as f:
             return p.returncode, json.load(f)
+
+
+class FakeCell:
+    """What a judge_* function reports to: its checks, in order."""
+    def __init__(self):
+        self.checks = []
+
+    def check(self, name, ok, detail=''):
+        self.checks.append((name, bool(ok), detail))
+        return ok
+
+
+class FakeArgs:
+    """A judge's arguments with no artifacts (the variants where none are)."""
+    def __init__(self, arch):
+        self.facts = cell.load_arch(arch, 'off')
+        self.variants = os.path.join(tempfile.gettempdir(), 'no-such-dir', 'variants.json')
 
 
 def expect_red(arch, what, text, want, rc=0, timed_out=False, **kw):
@@ -409,6 +427,19 @@ def main():
         # test_printf ran fewer tests than the tree has
         expect_red(arch, 'test_printf count', re.sub(r'(test_printf: all )\d+', r'\g<1>3', good),
                    r'test_printf: all \d+ tests passed')
+        # kernel lines between init's steps (a clocksource watchdog on a
+        # loaded host) do not hide the steps after module.line_locations=0
+        # (judge_load_cost() needs the artifacts: called here alone)
+        step = 'lltest-init: write /sys/module/module/parameters/line_locations 0: start\n'
+        noise = ''.join('[    2.1%02d] clocksource: watchdog line %d\n' % (k, k)
+                        for k in range(8))
+        seen = FakeCell()
+        judge_mod.judge_load_cost(seen, good.replace(step, step + noise).split('\n'),
+                                  FakeArgs(arch), {})
+        chk = [c for c in seen.checks if c[0].startswith('module.line_locations=0')]
+        result(len(chk) == 1 and chk[0][1],
+               '%s: 8 kernel lines after the module.line_locations=0 step: '
+               'its check still passes (%s)' % (arch, chk[0][2] if chk else 'no such check'))
         ktap(arch, good)
     merge_cases()
     return RESULTS.finish()
