@@ -268,7 +268,11 @@ def sec_mutate(elf, kind, rnd):
     sec = elf.find(SEC_INIT) if kind == 'init_core' else elf.find(SEC_CORE)
     at, size = sec['offset'], sec['size']
     ents, tab, num, hend = sec_parse(d, sec)
-    ent = rnd.choice(ents)
+    # the kinds that rewrite a name's index take an entry that has one (a
+    # name the kernel does not know, .text.startup of a KASAN build, is
+    # given whole)
+    byidx = [e for e in ents if e['index']]
+    ent = rnd.choice(byidx or ents)
     sname = sec['sname']
     if kind == 'magic':
         i = rnd.randrange(32)
@@ -297,7 +301,7 @@ def sec_mutate(elf, kind, rnd):
         return 'entry %s: name index %d' % (ent['name'], v), sname, ent['off']
     if kind == 'name_empty':
         ent = ents[0]               # base 0: a NUL right after the index
-        if ent['base'] or ent['base_at'][1] - ent['base_at'][0] != 1:
+        if not ent['index'] or ent['base'] or ent['base_at'][1] - ent['base_at'][0] != 1:
             raise ValueError('%s: the first entry is not at 0' % sname)
         d[at + ent['off']] = 0
         return 'entry %s: name empty' % ent['name'], sname, ent['off']
@@ -310,10 +314,11 @@ def sec_mutate(elf, kind, rnd):
                                                                       SEC_NAMES[k]),
                 sname, ent['off'])
     if kind in ('name_twice', 'overlap'):
-        if len(ents) < 2:
+        pool = byidx if kind == 'name_twice' else ents
+        if len(pool) < 2:
             raise ValueError('%s needs two entries in %s' % (kind, sname))
-        i = rnd.randrange(1, len(ents))
-        e0, ei = ents[0], ents[i]
+        i = rnd.randrange(1, len(pool))
+        e0, ei = pool[0], pool[i]
         if kind == 'name_twice':
             d[at + ei['off']] = e0['index']
             return 'entry %s: named %s' % (ei['name'], e0['name']), sname, ei['off']
