@@ -191,21 +191,22 @@ KINDS = ['unit_length', 'version', 'header_length', 'line_range', 'opcode_base',
          'rel_order']
 
 
-# The sections of line tables (<linux/lineloc/module.h>): u32 "LLM3",
-# then ULEB128 numbers: n, and n entries {name, base, size} (name: an
-# index from 1 into the kernel's known names, or 0 and the name, NUL-
-# terminated); the table follows, to the section's end.  Its short header
+# The sections of line tables (<linux/lineloc/module.h>): u16 "LM",
+# then ULEB128 numbers: n, and n entries {name, size} (name: an index
+# from 1 into the kernel's known names, or 0 and the name, NUL-terminated;
+# each section where the one before ends, the first at 0); the table
+# follows, to the section's end.  Its short header
 # (<linux/lineloc/table.h>): u16 "LS", u32 the shared codes' id, then
 # ULEB128 numbers in the order of SHORT.
 SEC_CORE, SEC_INIT = '.lineloc', '.init.lineloc'
-SEC_HDR, SEC_MAX = 4, 64
+SEC_HDR, SEC_MAX = 2, 64
 SEC_NAMES = ['.text', '.init.text', '.exit.text', '.text.unlikely',
              '.altinstr_replacement', '.static_call.text', '.altinstr_aux',
              '.noinstr.text', '.sched.text', '.text.hot', '.ref.text',
              '.spinlock.text', '.cpuidle.text', '.kprobes.text', '.entry.text',
              '.irqentry.text', '.softirqentry.text']
-SHORT = ['entries', 'block_rows', 'nblocks', 'nsuper', 'data_size', 'ndict', 'nfiles',
-         'ndirs', 'str_size']
+SHORT = ['entries', 'block_rows', 'nsuper', 'data_size', 'ndict', 'nfiles', 'ndirs',
+         'str_size']
 
 
 def uleb(d, at):
@@ -231,12 +232,12 @@ def put_uleb(d, at, end, v):
 
 
 def sec_parse(d, sec):
-    """The entries (offset, name index or None, name, (base at, end), base,
-    (size at, end), size) and the table's offset, from the section's
+    """The entries (offset, name index or None, name, base, (size at, end),
+    size) and the table's offset, from the section's
     start, and the short header's numbers {name: (value, at, end)}."""
     at = sec['offset']
     n, pos = uleb(d, at + SEC_HDR)
-    ents = []
+    ents, end = [], 0
     for _ in range(n):
         off = pos - at
         k, pos = uleb(d, pos)
@@ -245,13 +246,11 @@ def sec_parse(d, sec):
         else:
             end = d.index(b'\0', pos)
             name, pos = d[pos:end].decode(), end + 1
-        b0 = pos
-        base, pos = uleb(d, pos)
         s0 = pos
         size, pos = uleb(d, pos)
-        ents.append({'off': off, 'index': k or None, 'name': name, 'base': base,
-                     'base_at': (b0 - at, s0 - at), 'size': size,
-                     'size_at': (s0 - at, pos - at)})
+        ents.append({'off': off, 'index': k or None, 'name': name, 'base': end,
+                     'size': size, 'size_at': (s0 - at, pos - at)})
+        end += size
     tab = pos - at
     num, pos = {}, pos + 6
     for w in SHORT:
@@ -275,7 +274,7 @@ def sec_mutate(elf, kind, rnd):
     ent = rnd.choice(byidx or ents)
     sname = sec['sname']
     if kind == 'magic':
-        i = rnd.randrange(32)
+        i = rnd.randrange(8 * SEC_HDR)
         d[at + i // 8] ^= 1 << (i % 8)
         return 'magic flipped', sname, 0
     if kind == 'count':
@@ -300,10 +299,9 @@ def sec_mutate(elf, kind, rnd):
         d[at + ent['off']] = v
         return 'entry %s: name index %d' % (ent['name'], v), sname, ent['off']
     if kind == 'name_empty':
-        ent = ents[0]               # base 0: a NUL right after the index
-        if not ent['index'] or ent['base'] or ent['base_at'][1] - ent['base_at'][0] != 1:
-            raise ValueError('%s: the first entry is not at 0' % sname)
+        ent = ents[0]               # index 0, then a NUL
         d[at + ent['off']] = 0
+        d[at + ent['off'] + 1] = 0
         return 'entry %s: name empty' % ent['name'], sname, ent['off']
     if kind == 'name_missing':
         have = {e['name'] for e in ents}
@@ -313,30 +311,25 @@ def sec_mutate(elf, kind, rnd):
         return ('entry %s: renamed %s, a section the module lacks' % (ent['name'],
                                                                       SEC_NAMES[k]),
                 sname, ent['off'])
-    if kind in ('name_twice', 'overlap'):
-        pool = byidx if kind == 'name_twice' else ents
-        if len(pool) < 2:
+    if kind == 'name_twice':
+        if len(byidx) < 2:
             raise ValueError('%s needs two entries in %s' % (kind, sname))
-        i = rnd.randrange(1, len(pool))
-        e0, ei = pool[0], pool[i]
-        if kind == 'name_twice':
-            d[at + ei['off']] = e0['index']
-            return 'entry %s: named %s' % (ei['name'], e0['name']), sname, ei['off']
-        put_uleb(d, at + ei['base_at'][0], at + ei['base_at'][1], e0['base'])
-        return ('entry %s: at the offsets of %s' % (ei['name'], e0['name']), sname,
-                ei['off'])
-    if kind == 'base_wrap':
-        # the section rewritten with one entry, its base in 5 bytes
-        e = ents[0]
+        e0, ei = byidx[0], byidx[rnd.randrange(1, len(byidx))]
+        d[at + ei['off']] = e0['index']
+        return 'entry %s: named %s' % (ei['name'], e0['name']), sname, ei['off']
+    if kind == 'size_wrap':
+        # the section rewritten with two entries whose sizes sum past 4 GiB
+        # (the second's size in 5 bytes); the fault is the second entry
         v = 0xffffffc0 + rnd.randrange(1, 64)
-        body = bytearray([1, e['index'] or 1, 0, 0, 0, 0, 0, 0x7f])
-        put_uleb(body, 2, 7, v)
+        body = bytearray([2, 1, 0x7f, 4, 0, 0, 0, 0, 0])
+        put_uleb(body, 4, 9, v)
         new = bytes(d[at:at + SEC_HDR]) + bytes(body) + bytes(d[at + tab:at + size])
         if len(new) > size:
-            raise ValueError('%s: no room for a base past 4 GiB' % sname)
+            raise ValueError('%s: no room for sizes past 4 GiB' % sname)
         d[at:at + len(new)] = new
         elf.set_size(sec, len(new))
-        return 'entry %s alone, base %#x, past 4 GiB' % (e['name'], v), sname, SEC_HDR + 1
+        return ('.text of 0x7f bytes, then .text.unlikely of %#x: past 4 GiB' % v,
+                sname, SEC_HDR + 3)
     if kind == 'size_mismatch':
         e = max(ents, key=lambda x: x['size'])
         put_uleb(d, at + e['size_at'][0], at + e['size_at'][1], e['size'] - 1)
@@ -365,10 +358,11 @@ def sec_mutate(elf, kind, rnd):
         # each a sure failure: counts that disagree, a last file, directory,
         # string byte or data byte that some lookup of the check needs
         v, b0, b1 = num[kind[2:]]
-        new = {'t_block_rows': 0, 't_nblocks': v + 1 + rnd.randrange(8),
-               't_nsuper': num['nblocks'][0] + 1,
-               't_entries': v + num['block_rows'][0] if v + num['block_rows'][0] <
-               1 << 7 * (b1 - b0) else v - num['block_rows'][0]}.get(kind, v - 1)
+        # (the blocks: the entries over the rows a block, rounded up; no
+        # entries, no blocks, fewer than the superblocks)
+        nblocks = -(-num['entries'][0] // num['block_rows'][0])
+        new = {'t_block_rows': 0, 't_nsuper': nblocks + 1,
+               't_entries': 0}.get(kind, v - 1)
         put_uleb(d, at + b0, at + b1, new)
     elif kind == 't_super_first':
         struct.pack_into('<I', d, at + hend + 8, 1 + rnd.randrange(8))
@@ -380,10 +374,10 @@ def sec_mutate(elf, kind, rnd):
 
 
 SEC_KINDS = ['magic', 'count', 'cut', 'noalloc', 'ent_extra', 'name_index', 'name_empty',
-             'name_missing', 'name_twice', 'overlap', 'base_wrap', 'size_mismatch',
-             'init_core', 'tab_cut', 't_cut', 't_magic', 't_set_id', 't_block_rows',
-             't_nblocks', 't_nsuper', 't_super_first', 't_index', 't_data_size',
-             't_str_size', 't_nfiles', 't_ndirs', 't_entries']
+             'name_missing', 'name_twice', 'size_wrap', 'size_mismatch', 'init_core',
+             'tab_cut', 't_cut', 't_magic', 't_set_id', 't_block_rows', 't_nsuper',
+             't_super_first', 't_index', 't_data_size', 't_str_size', 't_nfiles',
+             't_ndirs', 't_entries']
 
 
 def main():

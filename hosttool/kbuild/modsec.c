@@ -14,6 +14,7 @@
  * same answers.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -131,14 +132,6 @@ struct ms_ent {
 	uint32_t base, size;
 };
 
-static void ms_put32(uint8_t *p, uint64_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
 /* @v as ULEB128 at @p + *@at (if @p is not NULL); *@at moves past it. */
 static void ms_uleb(uint8_t *p, uint64_t *at, uint32_t v)
 {
@@ -156,7 +149,7 @@ static void ms_uleb(uint8_t *p, uint64_t *at, uint32_t v)
 static void ms_entries(uint8_t *b, uint64_t *at, const struct ms_ent *ent,
 		       uint32_t n)
 {
-	uint32_t i, k;
+	uint32_t i, k, end = 0;
 	size_t len;
 
 	ms_uleb(b, at, n);
@@ -173,8 +166,10 @@ static void ms_entries(uint8_t *b, uint64_t *at, const struct ms_ent *ent,
 				memcpy(b + *at, ent[i].name, len);
 			*at += len;
 		}
-		ms_uleb(b, at, ent[i].base);
+		/* each where the one before ends (ms_pack()) */
+		assert(ent[i].base == end);
 		ms_uleb(b, at, ent[i].size);
+		end += ent[i].size;
 	}
 }
 
@@ -194,7 +189,8 @@ static void ms_write(struct elf *e, const char *path, const char *name,
 		die(e->path, name, "%u text sections, %" PRIu64 " bytes: too many for %s",
 		    n, size, name);
 	b = xcalloc(1, size);
-	ms_put32(b, LINELOC_SEC_MAGIC);
+	b[0] = LINELOC_SEC_MAGIC & 0xff;
+	b[1] = LINELOC_SEC_MAGIC >> 8;
 	ms_entries(b, &at, ent, n);
 	if (tab)
 		memcpy(b + at, tab, tab_size);
@@ -245,6 +241,31 @@ static struct lineloc_mod_sec *ms_layout(struct elf *e, int exit_init)
 	return secs;
 }
 
+/*
+ * The text sections of @secs that some sequence maps to (@used), one after
+ * the other in section order from 0 in each region, as a section of line
+ * tables gives them; the others in no region.  Only those need a name, and
+ * an arch may turn a placeholder (arm's and arm64's .plt) into a section
+ * of another size at load.
+ */
+static void ms_pack(struct elf *e, struct lineloc_mod_sec *secs,
+		    const uint8_t *used)
+{
+	uint64_t end[2] = { 0, 0 };
+	uint32_t k;
+
+	for (k = 1; k < e->shnum; k++) {
+		int r = secs[k].region == LINELOC_MOD_INIT;
+
+		if (!used[k] || !secs[k].region) {
+			secs[k].region = 0;
+			continue;
+		}
+		secs[k].base = end[r];
+		end[r] += secs[k].size;
+	}
+}
+
 /**
  * do_module_sections() - write a module's sections of line tables
  * @e: the module, opened
@@ -268,13 +289,14 @@ void do_module_sections(struct elf *e, const char *core, const char *init,
 	ent[1] = xcalloc(e->shnum, sizeof(**ent));
 	used = xcalloc(e->shnum, 1);
 	secs = ms_layout(e, exit_init);
-	if (elf_find(e, ".debug_line") >= 0)
+	if (elf_find(e, ".debug_line") >= 0) {
+		/* once to learn which sections have rows, then packed */
 		mod_build(e, secs, &ms_enc, used, &res);
-	/*
-	 * Only the sections some sequence maps to: no others need a name,
-	 * and an arch may turn a placeholder (arm's and arm64's .plt) into
-	 * a section of another size at load.
-	 */
+		lineloc_mod_free(&lineloc_libc_alloc, &res);
+		memset(&res, 0, sizeof(res));
+		ms_pack(e, secs, used);
+		mod_build(e, secs, &ms_enc, NULL, &res);
+	}
 	for (k = 1; k < e->shnum; k++) {
 		int r = secs[k].region == LINELOC_MOD_INIT;
 

@@ -61,7 +61,7 @@ const u8 *lineloc_shared_codes(u32 *size)
 	return lt_shared_codes;
 }
 
-#define LT_SHORT_NUMS	9	/* numbers of a short header */
+#define LT_SHORT_NUMS	8	/* numbers of a short header */
 
 /**
  * lineloc_uleb32() - read a ULEB128 number of at most 32 bits
@@ -92,13 +92,14 @@ int lineloc_uleb32(const u8 *t, u32 size, u32 *pos, u32 *v)
 
 /*
  * The short header of a table coded with the shared codes: its numbers,
- * and its parts' offsets from their sizes, laid out one after the other.
+ * the blocks from the entries, and its parts' offsets from their sizes,
+ * laid out one after the other.
  */
 static int lt_parse_short(struct lt_tab *h, const u8 *t, size_t size)
 {
 	u32 *num[LT_SHORT_NUMS] = {
-		&h->entries, &h->block_rows, &h->nblocks, &h->nsuper,
-		&h->data_size, &h->ndict, &h->nfiles, &h->ndirs, &h->str_size,
+		&h->entries, &h->block_rows, &h->nsuper, &h->data_size,
+		&h->ndict, &h->nfiles, &h->ndirs, &h->str_size,
 	};
 	u32 lim = size > 0xffffffffU ? 0xffffffffU : size, pos = 6, i, v;
 	u64 at;
@@ -108,6 +109,9 @@ static int lt_parse_short(struct lt_tab *h, const u8 *t, size_t size)
 	for (i = 0; i < LT_SHORT_NUMS; i++)
 		if (lineloc_uleb32(t, lim, &pos, num[i]))
 			return -LINELOC_E_HEADER;
+	if (!h->block_rows)
+		return -LINELOC_E_HEADER;
+	h->nblocks = h->entries ? (h->entries - 1) / h->block_rows + 1 : 0;
 	h->c = lt_shared_codes;
 	h->c_size = sizeof(lt_shared_codes);
 	if (get_unaligned_le32(t + 2) != get_unaligned_le32(h->c))

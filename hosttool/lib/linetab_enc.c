@@ -803,7 +803,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
 	size_t codes, data = 0, total, pos, k;
 	u32 c, blk, lut_bits, nsym[LINELOC_NCTX], block_rows = opt->block_rows;
-	u32 num[9];
+	u32 num[8];
 	u8 lh[LINELOC_HDR_SIZE];
 	size_t hdr;
 	u32 set_size = 0;
@@ -1049,14 +1049,13 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	index = 12 * nsuper + 4 * nblocks;
 	num[0] = ne;
 	num[1] = block_rows;
-	num[2] = nblocks;
-	num[3] = nsuper;
-	num[4] = data;
-	num[5] = ndict;
-	num[6] = nfiles;
-	num[7] = ndirs;
-	num[8] = strsize;
-	hdr = set ? put_short(NULL, 0, num, 9) : LINELOC_HDR_SIZE;
+	num[2] = nsuper;
+	num[3] = data;
+	num[4] = ndict;
+	num[5] = nfiles;
+	num[6] = ndirs;
+	num[7] = strsize;
+	hdr = set ? put_short(NULL, 0, num, 8) : LINELOC_HDR_SIZE;
 	total = hdr + codes + index + data + 4 * (size_t)ndict +
 		fbytes + 4 * (ndirs + 1) + strsize;
 	if (total > 0xffffffffU)
@@ -1076,7 +1075,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	pos = hdr;
 	put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16);
 	if (set)
-		put_short(p, get_unaligned_le32(set), num, 9);
+		put_short(p, get_unaligned_le32(set), num, 8);
 	else
 		put_codes(e, nsym, lut_bits, p, pos, h + 4 * LINELOC_H_LUT_OFF,
 			  h + 4 * LINELOC_H_LONG_OFF);

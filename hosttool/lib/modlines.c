@@ -849,12 +849,13 @@ const char *const lineloc_sec_names[LINELOC_SEC_NAMES] = {
 
 /*
  * The entry at *@pos of a section of @size bytes into @e (@e->off: where
- * it starts), *@pos moved past it; or -1 and what is wrong in *@why.
+ * it starts), *@pos moved past it and *@end, the sizes of the entries
+ * before, past its own; or -1 and what is wrong in *@why.
  */
-static int ml_sec_ent(const u8 *sec, u32 size, u32 *pos,
+static int ml_sec_ent(const u8 *sec, u32 size, u32 *pos, u32 *end,
 		      struct lineloc_sec_ent *e, const char **why)
 {
-	const u8 *end;
+	const u8 *nul;
 	u32 k;
 
 	e->off = *pos;
@@ -868,16 +869,20 @@ static int ml_sec_ent(const u8 *sec, u32 size, u32 *pos,
 		e->name = lineloc_sec_names[k - 1];
 	} else {
 		*why = "a name empty or unterminated";
-		end = *pos < size ? memchr(sec + *pos, 0, size - *pos) : NULL;
-		if (!end || end == sec + *pos)
+		nul = *pos < size ? memchr(sec + *pos, 0, size - *pos) : NULL;
+		if (!nul || nul == sec + *pos)
 			return -1;
 		e->name = (const char *)sec + *pos;
-		*pos = end + 1 - sec;
+		*pos = nul + 1 - sec;
 	}
 	*why = "an entry past the section's end";
-	if (lineloc_uleb32(sec, size, pos, &e->base) ||
-	    lineloc_uleb32(sec, size, pos, &e->size))
+	if (lineloc_uleb32(sec, size, pos, &e->size))
 		return -1;
+	*why = "offsets past 4 GiB";
+	if (e->size > 0xffffffffU - *end)
+		return -1;
+	e->base = *end;
+	*end += e->size;
 	return 0;
 }
 
@@ -891,12 +896,12 @@ static int ml_sec_ent(const u8 *sec, u32 size, u32 *pos,
 void lineloc_sec_get(const u8 *sec, size_t size, u32 i,
 		     struct lineloc_sec_ent *e)
 {
-	u32 pos = LINELOC_SEC_HDR, n = 0, j;
+	u32 pos = LINELOC_SEC_HDR, n = 0, end = 0, j;
 	const char *why;
 
 	lineloc_uleb32(sec, size, &pos, &n);
 	for (j = 0; j <= i; j++)
-		ml_sec_ent(sec, size, &pos, e, &why);
+		ml_sec_ent(sec, size, &pos, &end, e, &why);
 }
 EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_get);
 
@@ -910,13 +915,13 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_get);
  */
 const u8 *lineloc_sec_table(const u8 *sec, size_t size, u32 *tab_size)
 {
-	u32 pos = LINELOC_SEC_HDR, n = 0, j;
+	u32 pos = LINELOC_SEC_HDR, n = 0, end = 0, j;
 	struct lineloc_sec_ent e;
 	const char *why;
 
 	lineloc_uleb32(sec, size, &pos, &n);
 	for (j = 0; j < n; j++)
-		ml_sec_ent(sec, size, &pos, &e, &why);
+		ml_sec_ent(sec, size, &pos, &end, &e, &why);
 	*tab_size = size - pos;
 	return sec + pos;
 }
@@ -930,8 +935,8 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_table);
  * @why: on error, what the fault is
  *
  * Checks the header and the entries (names inside the section,
- * terminated, each given once; ranges of offsets that neither wrap nor
- * overlap), then the table with lineloc_check() (coded with this kernel's
+ * terminated, each given once; sizes that sum to less than 4 GiB), then
+ * the table with lineloc_check() (coded with this kernel's
  * shared codes, or its own).
  *
  * Return: the number of entries, or -1.
@@ -939,13 +944,13 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_sec_table);
 int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		      const char **why)
 {
-	u32 n, i, j, pos = LINELOC_SEC_HDR, opos;
+	u32 n, i, j, pos = LINELOC_SEC_HDR, opos, end = 0, oend;
 	struct lineloc_sec_ent e, o;
 	int ret;
 
 	*err_off = 0;
 	if (size < LINELOC_SEC_HDR || size > 0xffffffffU ||
-	    get_unaligned_le32(sec) != LINELOC_SEC_MAGIC) {
+	    get_unaligned_le16(sec) != LINELOC_SEC_MAGIC) {
 		*why = "not a section of line tables (size or magic)";
 		return -1;
 	}
@@ -955,26 +960,19 @@ int lineloc_sec_check(const u8 *sec, size_t size, u32 *err_off,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (ml_sec_ent(sec, size, &pos, &e, why)) {
+		if (ml_sec_ent(sec, size, &pos, &end, &e, why)) {
 			*err_off = e.off;
 			return -1;
 		}
 		*err_off = e.off;
-		if (e.size > 0xffffffffU - e.base) {
-			*why = "offsets past 4 GiB";
-			return -1;
-		}
 		/* the entries before, read again: no array on the stack */
 		opos = LINELOC_SEC_HDR;
+		oend = 0;
 		lineloc_uleb32(sec, size, &opos, &j);
 		for (j = 0; j < i; j++) {
-			ml_sec_ent(sec, size, &opos, &o, why);
+			ml_sec_ent(sec, size, &opos, &oend, &o, why);
 			if (!strcmp(o.name, e.name)) {
 				*why = "a text section named twice";
-				return -1;
-			}
-			if (e.base < o.base + o.size && o.base < e.base + e.size) {
-				*why = "two text sections at the same offsets";
 				return -1;
 			}
 		}

@@ -2729,9 +2729,10 @@ def test_damaged_tables(work):
                       err.strip())
     ts = bytearray(open(shared, 'rb').read())
     chk, res = probe(exe, shared, [0, last, final])
-    # u16 "LS", u32 the set's id, then 9 ULEB128 numbers (table.h)
-    nums, at = [], 6
-    for _ in range(9):
+    # u16 "LS", u32 the set's id, then 8 ULEB128 numbers (table.h)
+    nums, at, starts = [], 6, []
+    for _ in range(8):
+        starts.append(at)
         v = sh = 0
         while True:
             v |= (ts[at] & 0x7f) << sh
@@ -2753,6 +2754,9 @@ def test_damaged_tables(work):
     def dmg_cut(b):     # the table cut inside its header's numbers
         del b[at - 1:]
 
+    def dmg_rows0(b):   # no rows a block: the blocks cannot be counted
+        b[starts[1]:starts[2]] = bytes([0x80] * (starts[2] - starts[1] - 1) + [0])
+
     def dmg_strings(b):     # string bytes past the table's end
         del b[at - 1:at]
         b[at - 1:at - 1] = bytes([0xff, 0x7f])
@@ -2761,11 +2765,12 @@ def test_damaged_tables(work):
         ('shared codes, another set\'s id', dmg_setid, E_CODESET, 0,
          E_CODESET),
         ('shared codes, the short header cut', dmg_cut, E_HEADER, 0, E_HEADER),
+        ('shared codes, 0 rows a block', dmg_rows0, E_HEADER, 0, E_HEADER),
         ('shared codes, 16,383 string bytes', dmg_strings, E_HEADER, 0, E_HEADER),
     ]
     seen = set()
     for name, fn, want_chk, off, want_lk in cases:
-        b = bytearray(ts if fn in (dmg_setid, dmg_cut, dmg_strings) else t)
+        b = bytearray(ts if fn in (dmg_setid, dmg_cut, dmg_rows0, dmg_strings) else t)
         fn(b)
         f = os.path.join(root, 'bad-%d.bin' % len(seen))
         open(f, 'wb').write(b)

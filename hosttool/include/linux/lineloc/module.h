@@ -131,23 +131,23 @@ bool lineloc_host_include(const char *root, size_t n);
  * text that stays loaded, LINELOC_SEC_INIT for init text (its name starts
  * ".init", so that the loader frees it with the init memory).  Each holds
  * one compact table (<linux/lineloc/table.h>) for the text sections it
- * lists, laid out one after the other in the table's offsets, as the
- * module loader lays out its text:
+ * lists, which lie one after the other in the table's offsets, in the
+ * order of the list, from 0:
  *
- *	u32 LINELOC_SEC_MAGIC, then ULEB128 numbers: n, and n entries
- *	{ name, base, size }; the table follows, to the section's end
+ *	u16 LINELOC_SEC_MAGIC, then ULEB128 numbers: n, and n entries
+ *	{ name, size }; the table follows, to the section's end
  *
  * An entry gives a text section by name (strip renumbers sections) and
- * where its @size bytes start in the table's offsets.  The name is k >= 1
- * for the k-th of the names the kernel knows (".text", ".init.text",
- * ".exit.text", ".text.unlikely", ...: modlines.c), or 0 followed by the
- * name, NUL-terminated.
+ * its size; its offset 0 is the sum of the sizes before it.  The name is
+ * k >= 1 for the k-th of the names the kernel knows (".text",
+ * ".init.text", ".exit.text", ".text.unlikely", ...: modlines.c), or 0
+ * followed by the name, NUL-terminated.
  */
-#define LINELOC_SEC_MAGIC	0x334d4c4cU	/* "LLM3", little-endian */
+#define LINELOC_SEC_MAGIC	0x4d4cU		/* "LM", little-endian */
 #define LINELOC_SEC_CORE	".lineloc"
 #define LINELOC_SEC_INIT	".init.lineloc"
 #define LINELOC_SEC_MAX		64		/* entries of one section */
-#define LINELOC_SEC_HDR		4
+#define LINELOC_SEC_HDR		2
 #define LINELOC_SEC_NAMES	17		/* names known by index */
 
 extern const char *const lineloc_sec_names[LINELOC_SEC_NAMES];
@@ -155,7 +155,7 @@ extern const char *const lineloc_sec_names[LINELOC_SEC_NAMES];
 /**
  * struct lineloc_sec_ent - an entry of a module's section of line tables
  * @name: the text section
- * @base: where its offset 0 lies in the table's offsets
+ * @base: where its offset 0 lies in the table's offsets (the sizes before)
  * @size: its size
  * @off: where the entry is in the section
  */

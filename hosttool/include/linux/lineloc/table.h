@@ -61,10 +61,11 @@ enum {
  * tables of modules, a few hundred bytes smaller each):
  *
  *	u16 LINELOC_SHORT_MAGIC, u32 the set's id, then ULEB128 numbers:
- *	entries, rows a block, blocks, superblocks, data bytes, dictionary
- *	pairs, files, directories, string bytes
+ *	entries, rows a block, superblocks, data bytes, dictionary pairs,
+ *	files, directories, string bytes
  *
- * Its parts follow, in the order of the offsets above, each where the one
+ * The blocks are the entries over the rows a block, rounded up.  Its
+ * parts follow, in the order of the offsets above, each where the one
  * before ends: superblocks, block index, data, dictionary, files,
  * directories, strings; the table ends with its strings.  A set is laid
  * out as the codes of a table, after four u32 words: its id (FNV-1a of
