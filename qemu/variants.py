@@ -318,16 +318,15 @@ def sec_mutate(elf, kind, rnd):
         d[at + ei['off']] = e0['index']
         return 'entry %s: named %s' % (ei['name'], e0['name']), sname, ei['off']
     if kind == 'size_wrap':
-        # the section rewritten with two entries whose sizes sum past 4 GiB
-        # (the second's size in 5 bytes); the fault is the second entry
+        # two entries whose sizes sum past 4 GiB (the second's in 5 bytes),
+        # written over the entries and the table's start: the fault is the
+        # second entry, and nothing after it is read
         v = 0xffffffc0 + rnd.randrange(1, 64)
         body = bytearray([2, 1, 0x7f, 4, 0, 0, 0, 0, 0])
         put_uleb(body, 4, 9, v)
-        new = bytes(d[at:at + SEC_HDR]) + bytes(body) + bytes(d[at + tab:at + size])
-        if len(new) > size:
+        if SEC_HDR + len(body) > size:
             raise ValueError('%s: no room for sizes past 4 GiB' % sname)
-        d[at:at + len(new)] = new
-        elf.set_size(sec, len(new))
+        d[at + SEC_HDR:at + SEC_HDR + len(body)] = body
         return ('.text of 0x7f bytes, then .text.unlikely of %#x: past 4 GiB' % v,
                 sname, SEC_HDR + 3)
     if kind == 'size_mismatch':
