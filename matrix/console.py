@@ -24,6 +24,9 @@ import cell
 # -- the init's protocol (qemu/init/init.c) and the test module's markers
 INIT = 'lltest-init: '
 SUCCESS = INIT + 'ALL DONE'
+# init's replies to the plan's steps (qemu/init/init.c)
+INSMOD_OK = re.compile(re.escape(INIT) + r'insmod (\S+): ok(?: in (\d+) us)?')
+LOADTIME = re.compile(re.escape(INIT) + r'loadtime /m/(lltest-\w+)\.ko: (\d+) loads in (\d+) us$')
 KALLSYMS_BEGIN, KALLSYMS_END = INIT + 'begin /proc/kallsyms', INIT + 'end /proc/kallsyms'
 READ_KALLSYMS = re.compile(r'^lltest-init: read /proc/kallsyms: (\d+) bytes, (\d+) lines in (\d+) us')
 # a module's line table refused at load: "<mod>: <section>+<offset>: ...: no line locations"
@@ -31,12 +34,9 @@ WARN_NO_LINES = re.compile(r'^(?:\[[ \d.]+\] )?lltest: (\S+)\+(0x[0-9a-f]+): .*:
 # what no variant load may print
 CRASH = re.compile(r'(\bOops\b|\bBUG:|KASAN|kernel BUG|Unable to handle|Internal error)')
 # lltest's at file: "lltest: at <hex> <frame>[ (<path:line>)]"; the plan's
-# textlocs step writes the addresses (qemu/init/init.c)
+# textlocs step writes the addresses (matrix/plan.py)
 AT = re.compile(r'^lltest: at ([0-9a-f]+) ')
-TEXTLOCS_STEP = re.compile(r'^textlocs \S+ (\d+) (\d+)$')
 FIRES = re.compile(r'^lltest: (\w+) fires at (\S+):(\d+)$')
-TRIGGER_WRITE = re.compile(r'^write /sys/kernel/debug/lltest/(\w+) ')
-LKDTM_WRITE = re.compile(r'^write /sys/kernel/debug/provoke-crash/DIRECT (\w+)')
 
 # -- the kernel's
 RESTART = re.compile(r'reboot: (Restarting system|Power down)')
@@ -48,6 +48,10 @@ INNER_TIMESTAMP = re.compile(r'\[\s*\d+\.\d+\].*$')
 FRAME = re.compile(r'([A-Za-z_.$][\w.$]*)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[(\w+)\])?')
 # A frame with its source location: sym+0xoff/0xsize [module] (path:line)
 LOCATED = re.compile(FRAME.pattern + r' \(([^()\s]+):(\d+)\)')
+# any "(path:line)" at all, a frame's or not
+ANY_LOCATION = re.compile(r'\(\S+:\d+\)')
+# lltest's line after its init text is gone ("lltest: loc_init ...")
+LOC_INIT_AFTER = re.compile(r'^lltest: loc_init ')
 # lltest's loc file: "lltest: loc <frame>[ (<path:line>)]"
 LOC = re.compile(r'^lltest: loc ' + FRAME.pattern)
 WARNING = re.compile(r'WARNING: CPU: \d+ PID: \d+ at (\S+):(\d+) ' + FRAME.pattern)

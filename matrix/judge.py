@@ -23,10 +23,13 @@ import sys
 
 import cell as cells
 import stack_usage
-from console import (AT, CRASH, LOC, TEXTLOCS_STEP, WARN_NO_LINES, INIT, SUCCESS, RESTART, PANIC, FIRES, FRAME, WARNING, OOPS,
-                     TRIGGER_WRITE, LKDTM_WRITE, LOCATED, LKDTM_REPORT, KUNIT_SUITE, KUNIT_MODULE_SUITE, COSTS,
-                     MEMORY, READ_KALLSYMS, ARMED, CYCLE, CYCLE_READER, HOLD, RACE, RCU_STALL,
-                     fault_pc, kallsyms_listing, kunit_results, read, splats, trace_frames)
+from plan import Plan
+from console import (ANY_LOCATION, ARMED, AT, COSTS, CRASH, CYCLE, CYCLE_READER, FIRES,
+                     FRAME, HOLD, INIT, INSMOD_OK, KUNIT_MODULE_SUITE, KUNIT_SUITE,
+                     LKDTM_REPORT, LOADTIME, LOC, LOCATED, LOC_INIT_AFTER, MEMORY, OOPS,
+                     PANIC, RACE, RCU_STALL, READ_KALLSYMS, RESTART, SUCCESS, WARNING,
+                     WARN_NO_LINES, fault_pc, kallsyms_listing, kunit_results, read,
+                     splats, trace_frames)
 
 CHAIN = ['lltest_fire', 'lltest_chain_b', 'lltest_chain_a', 'lltest_write']
 # The series' own functions: the only lines that /proc/kallsyms may gain
@@ -47,24 +50,6 @@ class Cell:
         print('[%s] %s %s%s' % (self.arch, 'ok  ' if ok else 'FAIL', name,
                                 ': ' + detail if detail else ''))
         return ok
-
-
-def planned_triggers(plan):
-    """The triggers a plan fires, in order: "init" where it loads lltest
-    with init_warn=1, then each write to a trigger file."""
-    out = []
-    tag = ''
-    with open(plan) as f:
-        for line in f:
-            if line.startswith('insmod '):
-                t = re.search(r'\btag=(\w+)', line)
-                tag = t.group(1) if t else ''
-            if re.match(r'^insmod /lltest\.ko .*\binit_warn=1\b', line):
-                out.append('init')
-            m = TRIGGER_WRITE.match(line.strip())
-            if m and m.group(1) not in ('loc', 'loc_init'):
-                out.append(m.group(1) + tag)
-    return out
 
 
 def module_strip(a):
@@ -304,11 +289,9 @@ def judge_textlocs(cell, lines, a, figures):
     the location llvm-symbolizer gives for that address as is (line 0 or
     ?? meaning none), the linked table checked whole against an oracle
     that shares no code with it."""
-    with open(a.plan) as f:
-        steps = [m for m in (TEXTLOCS_STEP.match(l.strip()) for l in f) if m]
-    if not steps:
+    want_n = a.plan.textlocs()
+    if not want_n:
         return
-    want_n = sum(int(m.group(1)) for m in steps)
     got = []
     for l in lines:
         m = AT.match(l)
@@ -336,11 +319,6 @@ def judge_textlocs(cell, lines, a, figures):
                '%d of %d agree, %d located%s' % (len(got) - len(bad), len(got),
                                                  figures['textlocs_located'],
                                                  '; ' + '; '.join(bad[:4]) if bad else ''))
-
-
-def planned_lkdtm(plan):
-    with open(plan) as f:
-        return [m.group(1) for m in (LKDTM_WRITE.match(l.strip()) for l in f) if m]
 
 
 def judge_lkdtm(cell, lines, crash):
@@ -529,10 +507,10 @@ def judge_module_frames(cell, lines, a, oracle, syms, figures):
     cell.check('module frames: locations agree with addr2line (and llvm-symbolizer in .text)',
                located > 0 and not bad,
                '%d/%d of %d%s' % (agree, located, seen, '; ' + '; '.join(bad[:3]) if bad else ''))
-    after = [l for l in lines if re.match(r'^lltest: loc_init ', l)]
+    after = [l for l in lines if LOC_INIT_AFTER.match(l)]
     if after:
         cell.check('module init text: no location after init',
-                   not LOCATED.search(after[0]) and not re.search(r'\(\S+:\d+\)', after[0]),
+                   not LOCATED.search(after[0]) and not ANY_LOCATION.search(after[0]),
                    after[0])
 
 
@@ -590,7 +568,7 @@ def judge_variants(cell, lines, a, figures, syms=None):
         if seg is None:
             bad.append('%s: not run' % v['file'])
             continue
-        loaded = any(re.match(re.escape(INIT) + r'insmod \S+: ok', l) for l in seg)
+        loaded = any(INSMOD_OK.match(l) for l in seg)
         size = next((l.rsplit(': ', 1)[1] for l in seg
                      if l.startswith(INIT + 'cat ') and 'linesize' in l), '')
         unloaded = any(l.startswith(INIT + 'rmmod lltest: ok') for l in seg)
@@ -713,13 +691,13 @@ def judge_load_cost(cell, lines, a, figures):
             # between them (a clocksource watchdog on a loaded host)
             steps = [j for j in range(i + 1, len(lines)) if lines[j].startswith(INIT)][:6]
             window = lines[i + 1:steps[-1] + 1] if steps else []
-            ins = next((m for m in (re.match(re.escape(INIT) + r'insmod /m/lltest-min\.ko: ok in (\d+) us',
-                                             x) for x in window) if m), None)
+            ins = next((m for m in map(INSMOD_OK.match, window)
+                        if m and m.group(1) == '/m/lltest-min.ko' and m.group(2)), None)
             size = next((x.rsplit(': ', 1)[1] for x in window
                          if x.startswith(INIT + 'cat /sys/module/lltest/linesize')), '')
             warned = any(WARN_NO_LINES.match(x) for x in window)
-            got[which] = (int(ins.group(1)) if ins else None, size, warned)
-        m = re.match(re.escape(INIT) + r'loadtime /m/(lltest-\w+)\.ko: (\d+) loads in (\d+) us$', l)
+            got[which] = (int(ins.group(2)) if ins else None, size, warned)
+        m = LOADTIME.match(l)
         if m and which is not None:
             key = 'lines_off' if which == '0' else \
                 'section' if m.group(1) == 'lltest-strip' else 'lines_on'
@@ -792,7 +770,7 @@ def judge_stack(cell, a, figures):
 def judge_common(cell, lines, a, figures):
     """Checks of both variants beyond the triggers: LKDTM, test_printf,
     KUnit, and the figures the boot prints."""
-    for crash in planned_lkdtm(a.plan) if a.plan else []:
+    for crash in a.plan.lkdtm():
         judge_lkdtm(cell, lines, crash)
     tp = [l for l in lines if l.startswith('test_printf: ')]
     want = int(a.facts.get('PRINTF_TESTS') or 0)
@@ -873,20 +851,14 @@ def judge_record(cell, a):
     module where the plan loads it, the variants manifest where the plan
     loads variants.  Without them a cell would be judged on markers alone."""
     need = [('vmlinux', a.vmlinux)]
-    if a.plan and plan_has(a.plan, 'insmod /lltest.ko'):
+    if a.plan.has('insmod /lltest.ko'):
         need.append(('module', a.module))
-    if a.plan and plan_has(a.plan, 'variants /m '):
+    if a.plan.has('variants /m '):
         need.append(('variants manifest', a.variants))
     missing = ['%s (%s)' % (what, path or 'not in the record') for what, path in need
                if not path or not os.path.exists(path)]
     cell.check('record: the artifacts the plan needs (%s)' % ', '.join(w for w, _ in need),
                not missing, 'missing: ' + ', '.join(missing) if missing else '')
-
-
-def plan_has(plan, prefix):
-    """Whether a step of @plan starts with @prefix."""
-    with open(plan) as f:
-        return any(l.startswith(prefix) for l in f)
 
 
 def judge_hardened(cell, lines, a, figures):
@@ -909,15 +881,15 @@ def judge_hardened(cell, lines, a, figures):
                               'races: an unload waits for a lookup holding the table'),
                              ('insmod /lltest_race.ko hold_init=1', True,
                               "races: init's end waits for a lookup holding the init table")):
-        if not plan_has(a.plan, step):
+        if not a.plan.has(step):
             continue
         held = next((m for m in map(HOLD.search, lines) if m and bool(m.group(2)) == init),
                     None)
         cell.check(name, held and held.group(4).startswith('read 0x'),
                    held.group(0) if held else 'no lltest_race hold line')
-    if not plan_has(a.plan, 'cycle '):
+    want = a.plan.cycles()
+    if want is None:
         return
-    want = next(int(l.split()[1]) for l in open(a.plan) if l.startswith('cycle '))
     cyc = next((m for m in map(CYCLE.match, lines) if m), None)
     reads = next((m for m in map(CYCLE_READER.match, lines) if m), None)
     race = next((m for m in map(RACE.search, lines) if m), None)
@@ -1015,7 +987,7 @@ class Run:
         # it is one of the two classic configurations, named after it)
         self.lines_on = self.facts.get('LINES', self.variant) == 'on'
         self.console = rec['console']
-        self.plan = cells.resolve_path(rec.get('plan') or '') or None
+        self.plan = Plan(cells.resolve_path(rec.get('plan') or '') or None)
         self.module = rec.get('module') or None
         self.variants = rec.get('variants') or None
         self.vmlinux = rec.get('vmlinux') or None
@@ -1086,10 +1058,10 @@ def judge(a):
         except (OSError, subprocess.CalledProcessError) as e:
             cell.check('module symbols', False, str(e))
     syms = Symbols(a.vmlinux, a.nm) if a.vmlinux else None
-    triggers = planned_triggers(a.plan) if a.plan else []
+    triggers = a.plan.triggers()
     for name in triggers:
         judge_trigger(cell, lines, name, oracle, a, syms)
-    if syms and a.plan and any(l.startswith('writesym ') for l in open(a.plan)):
+    if syms and a.plan.has('writesym '):
         judge_loc(cell, lines, a, syms)
     figures = {}
     if a.vmlinux and a.plan and lines:
@@ -1099,14 +1071,14 @@ def judge(a):
     if a.vmlinux and lines:
         if triggers:
             judge_module_frames(cell, lines, a, oracle, syms, figures)
-        if a.plan and plan_has(a.plan, 'variants /m '):
+        if a.plan.has('variants /m '):
             judge_variants(cell, lines, a, figures, syms)
-        if a.plan and plan_has(a.plan, 'insmod /m/lltest-strip.ko tag=_strip'):
+        if a.plan.has('insmod /m/lltest-strip.ko tag=_strip'):
             judge_sources(cell, lines, a, oracle, syms)
         if a.facts.get('KCONFIG') == 'hardened':
             judge_hardened(cell, lines, a, figures)
         if a.lines_on:
-            if triggers or planned_lkdtm(a.plan):
+            if triggers or a.plan.lkdtm():
                 judge_locations(cell, lines, a, figures)
             judge_table(cell, a, figures)
             # the bound is for the kernel as configured for use, not

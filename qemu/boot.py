@@ -28,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
+from plan import Plan, PlanError  # noqa: E402
 
 
 def fail(msg):
@@ -103,6 +104,10 @@ def main():
         facts = cell.load_arch(a.arch, a.config)
     except cell.FactsError as e:
         fail(str(e))
+    try:
+        Plan(a.plan)
+    except (OSError, PlanError) as e:
+        fail('the plan: %s' % e)
     kdir = os.path.realpath(a.kernel_dir)
     a.obj = os.path.realpath(a.obj or os.path.dirname(kdir))
     build = os.path.realpath(os.environ.get('BUILD', os.path.join(TOP, 'build')))

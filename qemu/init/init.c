@@ -9,6 +9,10 @@
  *   rmmod NAME         unload a module
  *   write PATH VALUE   write VALUE to PATH from a child process, so that an
  *                      oops that kills the writer does not kill init
+ *   writesym PATH SYM  write SYM's address (from /proc/kallsyms), in hex
+ *   textlocs PATH N SEED
+ *                      write N seeded addresses of the kernel's text, each
+ *                      in hex (the seed and the range printed)
  *   kallsyms           time a read of /proc/kallsyms, then print it without
  *                      its addresses, between begin and end lines
  *   cat PATH           print the first line of PATH
@@ -26,6 +30,10 @@
  *                      time of the loads alone
  *   sleep SECONDS      sleep (kmemleak reports no object younger than 5 s)
  *   done               print the success marker and restart
+ *
+ * Lines whose first word starts with '#', and empty lines, are not steps.
+ * matrix/plan.py reads plans by this grammar (the form of each step's
+ * arguments is in its VERBS) for the judge.
  *
  * Every line this program prints starts with "lltest-init: ".  The judge
  * (matrix/judge.py) requires the success marker: a plan that stops early,

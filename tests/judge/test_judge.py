@@ -29,6 +29,7 @@ import cell  # noqa: E402
 import console  # noqa: E402
 import stack_usage  # noqa: E402
 import judge as judge_mod  # noqa: E402
+import plan as plans  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, 'tests'))
 from result import Results  # noqa: E402
 
@@ -375,8 +376,46 @@ def stack_usage_cases():
            'stack: a dynamic frame on the path fails: %s' % detail[-40:])
 
 
+def plan_cases():
+    """matrix/plan.py: every plan of qemu/plans parses; lltest.plan fires
+    the triggers, crashes and seeded addresses the judge asks for; a step
+    init does not know, or with arguments of the wrong form, is refused
+    with its file and line."""
+    d = os.path.join(TOP, 'qemu', 'plans')
+    names = sorted(f for f in os.listdir(d) if f.endswith('.plan'))
+    bad = []
+    for f in names:
+        try:
+            plans.Plan(os.path.join(d, f))
+        except plans.PlanError as e:
+            bad.append(str(e))
+    result(names and not bad, 'plan: the %d plans of qemu/plans parse' % len(names),
+           '; '.join(bad))
+    p = plans.Plan(PLAN)
+    result(p.triggers()[:2] == ['init', 'dump'] and 'dump_strip' in p.triggers() and
+           p.lkdtm() == ['WARNING', 'EXCEPTION', 'BUG'] and p.textlocs() == 1000 and
+           p.cycles() is None and p.has('variants /m ') and not p.has('cycle '),
+           'plan: lltest.plan\'s triggers, LKDTM crashes, textlocs and steps',
+           '%s %s %s' % (p.triggers(), p.lkdtm(), p.textlocs()))
+    with tempfile.TemporaryDirectory() as t:
+        for text, want in (('say hi\ninsmod\ndone\n', ':2: insmod takes'),
+                           ('# c\n\nreboot now\n', ":3: unknown step 'reboot'"),
+                           ('cycle many /m/x.ko x\n', ':1: cycle takes'),
+                           ('done now\n', ':1: done takes no argument')):
+            f = os.path.join(t, 'bad.plan')
+            with open(f, 'w') as o:
+                o.write(text)
+            try:
+                plans.Plan(f)
+                got = 'accepted'
+            except plans.PlanError as e:
+                got = str(e)
+            result(want in got, 'plan: %r refused at its line' % text.strip(), got)
+
+
 def main():
     layering()
+    plan_cases()
     stack_usage_cases()
     arches = sorted(f.split('.')[0] for f in os.listdir(LOGS) if f.endswith('.console.log'))
     result(len(arches) == 4, 'recorded logs for four arches: %s' % arches)
