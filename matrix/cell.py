@@ -47,11 +47,13 @@ OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC
             'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION',
             'MODULE_DWARF', 'HARDENED_CONFIGS', 'TEST_HARDENED',
             # what a boot configuration is (common.facts: KEY@CONFIG)
-            'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS',
+            'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS', 'BASELINE',
+            'BASELINE_CHECK', 'HARDENED',
             # what a green boot has judged at least (matrix/judge.py)
             'MIN_CHECKS', 'PRINTF_TESTS')
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
-           'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'LINES': ('on', 'off')}
+           'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'LINES': ('on', 'off'),
+           'BASELINE_CHECK': ('', 'kallsyms', 'splats'), 'HARDENED': ('', 'y')}
 # What a configuration may turn on; CAPS says which an arch supports.
 # host32: tests/host32/kernel.sh can build it with 32-bit host programs.
 CAPABILITIES = ('kasan', 'smp', 'host32')

@@ -909,6 +909,40 @@ def judge_hardened(cell, lines, a, figures):
                race.group(0) if race else 'no lltest_race summary')
 
 
+def hold_splats(cell, b, v, figures):
+    """A hardened boot may print no report that its baseline did not."""
+    new = sorted(set(figures[v].get('splats', [])) - set(figures[b].get('splats', [])))
+    cell.check('%s: no report beyond %s (KASAN, oops, lockdep, RCU, kmemleak)' % (v, b),
+               not new, '%d reports, %d in the baseline%s' % (
+                   len(set(figures[v].get('splats', []))),
+                   len(set(figures[b].get('splats', []))),
+                   '; new: ' + '; '.join(new[:4]) if new else ''))
+
+
+def hold_kallsyms(cell, b, v, lists):
+    """/proc/kallsyms lists the same (type, name) sequence in @b and @v
+    but for the series' own functions (EXTRA)."""
+    off, on = lists.get(b) or [], lists.get(v) or []
+    allowed = [l.strip() for l in open(EXTRA) if l.strip() and not l.startswith('#')]
+
+    def name(l):
+        return l.split()[1] if len(l.split()) > 1 else ''
+
+    def ok_name(n):
+        return any(fnmatch.fnmatchcase(n.split('.')[0], pat) for pat in allowed)
+    diff = []
+    sm = difflib.SequenceMatcher(None, off, on, autojunk=False)
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op != 'equal':
+            diff += ['-' + l for l in off[i1:i2]] + ['+' + l for l in on[j1:j2]]
+    bad = [d for d in diff if not ok_name(name(d[1:]))]
+    cell.check('/proc/kallsyms: %s and %s list the same (type, name) sequence' % (b, v),
+               len(off) > 100 and not bad,
+               '%d lines %s, %d %s; differences (all the series\' own functions): %s%s' % (
+                   len(off), b, len(on), v, ' '.join(d.replace(' ', '') for d in diff) or 'none',
+                   '; NOT ALLOWED: ' + ' '.join(bad[:8]) if bad else ''))
+
+
 def merge(out, paths, seconds):
     """One cell from its configurations' results, and the checks between
     them."""
@@ -929,41 +963,19 @@ def merge(out, paths, seconds):
                 lists[v] = f.read().split('\n')
         except OSError:
             lists[v] = None
-    # A hardened boot may print no report that its baseline did not.
-    base = {v: set(figures[v].get('splats', [])) for v, _, _ in parts
-            if 'splats' in figures[v]}
-    for v in sorted(base):
-        if v == 'hardened-base' or 'hardened-base' not in base:
-            continue
-        new = sorted(base[v] - base['hardened-base'])
-        cell.check('%s: no report beyond hardened-base (KASAN, oops, lockdep, RCU, '
-                   'kmemleak)' % v, not new,
-                   '%d reports, %d in the baseline%s' % (
-                       len(base[v]), len(base['hardened-base']),
-                       '; new: ' + '; '.join(new[:4]) if new else ''))
-    # Between off and on only when both were judged: a configuration that
-    # stopped at a stage is red by its own result already.
+    # Each configuration against its baseline (facts BASELINE and
+    # BASELINE_CHECK) when both were judged: a configuration that stopped
+    # at a stage is red by its own result already.
     judged = {v for v, r, _ in parts if r['build'] == 'ok' and r['boot'] == 'ok'}
-    if {'off', 'on'} <= judged and 'off' in lists and 'on' in lists:
-        off, on = lists['off'] or [], lists['on'] or []
-        allowed = [l.strip() for l in open(EXTRA) if l.strip() and not l.startswith('#')]
-
-        def name(l):
-            return l.split()[1] if len(l.split()) > 1 else ''
-
-        def ok_name(n):
-            return any(fnmatch.fnmatchcase(n.split('.')[0], pat) for pat in allowed)
-        diff = []
-        sm = difflib.SequenceMatcher(None, off, on, autojunk=False)
-        for op, i1, i2, j1, j2 in sm.get_opcodes():
-            if op != 'equal':
-                diff += ['-' + l for l in off[i1:i2]] + ['+' + l for l in on[j1:j2]]
-        bad = [d for d in diff if not ok_name(name(d[1:]))]
-        cell.check('/proc/kallsyms: off and on list the same (type, name) sequence',
-                   len(off) > 100 and not bad,
-                   '%d lines off, %d on; differences (all the series\' own functions): %s%s' % (
-                       len(off), len(on), ' '.join(d.replace(' ', '') for d in diff) or 'none',
-                       '; NOT ALLOWED: ' + ' '.join(bad[:8]) if bad else ''))
+    for v, _, _ in parts:
+        facts = cells.load_arch(arch, v)
+        b, how = facts.get('BASELINE'), facts.get('BASELINE_CHECK')
+        if not b or not {b, v} <= judged:
+            continue
+        if how == 'splats':
+            hold_splats(cell, b, v, figures)
+        elif how == 'kallsyms':
+            hold_kallsyms(cell, b, v, lists)
     checks += cell.checks
     boot = next((r['boot'] for _, r, _ in parts if r['boot'] != 'ok'), 'ok')
     build = next((r['build'] for _, r, _ in parts if r['build'] != 'ok'), 'ok')
@@ -1075,7 +1087,7 @@ def judge(a):
             judge_variants(cell, lines, a, figures, syms)
         if a.plan.has('insmod /m/lltest-strip.ko tag=_strip'):
             judge_sources(cell, lines, a, oracle, syms)
-        if a.facts.get('KCONFIG') == 'hardened':
+        if a.facts.get('HARDENED') == 'y':
             judge_hardened(cell, lines, a, figures)
         if a.lines_on:
             if triggers or a.plan.lkdtm():

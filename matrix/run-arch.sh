@@ -54,12 +54,10 @@ run_config() {
 		stage_fail "$v" build "test module build failed (see $R/module.log)"; return 1; }
 	cp "$mod/lltest.ko" "$mod/lltest_race.ko" "$K/"
 	# The module again with each line-table version of the arch fact
-	# MODULE_DWARF: gccN written by gcc itself, gasN by gas (-gdwarf-2
-	# gives version 3; arm's gcc never passes a version to gas).  The
-	# module loader is the same in both configurations: the "on" boot
-	# loads them.
+	# MODULE_DWARF (the configuration's): gccN written by gcc itself, gasN
+	# by gas (-gdwarf-2 gives version 3; arm's gcc never passes a version
+	# to gas).
 	dwarf=()
-	[ "$v" = on ] || MODULE_DWARF=
 	for d in $MODULE_DWARF; do
 		case $d in
 		gcc[2-5]) fl="-gdwarf-${d#gcc} -gno-as-loc-support" ;;
