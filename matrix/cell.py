@@ -29,6 +29,9 @@ Command line, for the shell scripts:
                                      (tests/faults plants faults so)
   cell.py count RESULTS ARCH...      "matrix: N passed, M failed", a missing
                                      or unreadable cell counting as a failure
+  cell.py reusable CELL_DIR KEY      exit 0 when the cell's green result was
+                                     run on inputs of KEY and its artifacts
+                                     are all there (matrix.sh, MATRIX_REUSE)
 """
 import json
 import os
@@ -303,6 +306,29 @@ def _write_json(path, obj):
     os.replace(tmp, path)
 
 
+def reusable(cell_dir, key):
+    """Whether the cell's result in @cell_dir may stand for a new run: it
+    is green, its inputs' key (inputs.key, written by run-arch.sh after a
+    green run) is @key, and every artifact its configurations' records
+    name still exists (the suites after the matrix read them)."""
+    try:
+        with open(os.path.join(cell_dir, 'inputs.key')) as f:
+            if not key or f.read().strip() != key:
+                return False
+    except OSError:
+        return False
+    if not read_result(os.path.join(cell_dir, 'result.json'))['green']:
+        return False
+    recs = [os.path.join(cell_dir, d, 'cell.json') for d in sorted(os.listdir(cell_dir))]
+    recs = [r for r in recs if os.path.isfile(r)]
+    for r in recs:
+        rec = read_record(r)
+        for k in ('vmlinux', 'image', 'module', 'variants', 'console'):
+            if rec.get(k) and not os.path.exists(resolve_path(rec[k])):
+                return False
+    return bool(recs)
+
+
 def main(argv):
     if not argv:
         print(__doc__, file=sys.stderr)
@@ -338,6 +364,8 @@ def main(argv):
                                      'or facts.KEY=VALUE of a fact it has' % p)
                 rec[k] = v
             write_record(args[1], rec)
+        elif cmd == 'reusable' and len(args) == 2:
+            return 0 if reusable(*args) else 1
         elif cmd == 'count' and len(args) >= 1:
             passed = failed = 0
             for a in args[1:]:

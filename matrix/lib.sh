@@ -10,6 +10,33 @@ SRC=$BUILD/src/linux
 RESULTS_ROOT=$(realpath -m "${RESULTS_ROOT:-$BUILD/results}")
 ALL_ARCHES=$(python3 "$top/matrix/cell.py" arches)
 
+# The project's files that build, boot and judge a cell (inputs_key).
+MATRIX_INPUTS="Makefile arch-configs hosttool matrix qemu scripts tests/module"
+
+# inputs_key ARCH: a hash of what the cell's result depends on, so that a
+# green result can stand while none of it changed (matrix.sh with
+# MATRIX_REUSE=1): the kernel tree (its commit and any change in it), the
+# project's MATRIX_INPUTS (committed, changed or new), the installed
+# packages (compilers, QEMU) and the variables that steer a run.  Empty,
+# so that nothing is reused, when any of it cannot be read.
+inputs_key() {
+	local out
+	# shellcheck disable=SC2086 # MATRIX_INPUTS is a list of paths
+	out=$( {
+		echo "arch $1"
+		git -C "$SRC" rev-parse HEAD &&
+		git -C "$SRC" status --porcelain=v1 --untracked-files=all &&
+		git -C "$SRC" diff HEAD &&
+		git -C "$top" ls-files -s -- $MATRIX_INPUTS &&
+		git -C "$top" diff HEAD -- $MATRIX_INPUTS &&
+		(cd "$top" && git ls-files -o --exclude-standard -z -- $MATRIX_INPUTS |
+			xargs -0r sha256sum) &&
+		dpkg-query -W -f '${Package}=${Version}\n' &&
+		{ env | grep -E '^(ARCH_DIR|BOOT_CONFIG|CCACHE|DWARF|EXTRA_CONFIG|KHOSTCC|LINELOC|PLAN|SKIP_BUILD|VARIANTS|VARIANT_SEED)=.' | sort || true; }
+	} 2>/dev/null ) || return 0
+	sha256sum <<< "$out" | cut -c1-16
+}
+
 log() { printf '[%s] %s\n' "${ARCH_NAME:-matrix}" "$*"; }
 die() { printf '[%s] error: %s\n' "${ARCH_NAME:-matrix}" "$*" >&2; exit 1; }
 vrun() { [ "${V:-0}" = 1 ] && printf '+ %s\n' "$*" >&2; "$@"; }

@@ -15,8 +15,11 @@ set -uo pipefail
 load_arch "$1"
 
 mkdir -p "$RESULTS"
-rm -f "$RESULTS/result.json" "$RESULTS/console.log"
+rm -f "$RESULTS/result.json" "$RESULTS/console.log" "$RESULTS/inputs.key"
 t0=$(date +%s)
+# what this run's result will stand for (matrix.sh, MATRIX_REUSE=1), read
+# before anything is built
+key=$(inputs_key "$ARCH_NAME")
 # stage_fail CONFIG STAGE REASON: the configuration's result (in its own
 # folder, which run_config emptied first); run_config then returns 1
 stage_fail() {
@@ -93,4 +96,6 @@ for v in ${VARIANTS:-$BOOT_CONFIGS}; do
 done
 
 python3 "$top/matrix/judge.py" --merge "${results[@]}" --seconds $(( $(date +%s) - t0 )) \
-	--out "$RESULTS/result.json"
+	--out "$RESULTS/result.json" || exit 1
+# a green run: its result stands for these inputs
+[ -z "$key" ] || echo "$key" > "$RESULTS/inputs.key"

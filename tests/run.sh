@@ -49,7 +49,9 @@ for s in "${suites[@]}"; do
 	hosttool-kernels) cmd=(make --no-print-directory test-hosttool-kernels) ;;
 	libdw) cmd=(make --no-print-directory test-libdw) ;;
 	configs) cmd=(tests/configs/run.sh) ;;
-	matrix) cmd=(make --no-print-directory matrix) ;;
+	# a green cell whose inputs are those of its last green run (make
+	# matrix's, on a fresh machine) is reported, not run again
+	matrix) cmd=(make --no-print-directory matrix MATRIX_REUSE=1) ;;
 	decode) cmd=(make --no-print-directory test-decode) ;;
 	faults) cmd=(make --no-print-directory test-faults) ;;
 	hardened) cmd=(make --no-print-directory test-hardened) ;;
