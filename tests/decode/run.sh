@@ -39,11 +39,14 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 	python3 "$top/matrix/console.py" located "$log" |
 		awk '/lltest: at [0-9a-f]+ /{ if (++n > 100) next } { print }' > "$in"
 	n=$(wc -l < "$in")
-	CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
-		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt"
+	# the series' script and the pristine one side by side: each runs an
+	# nm and an addr2line a frame, one CPU each
 	git -C "$SRC" show pristine:scripts/decode_stacktrace.sh > "$RESULTS/on/decode-pristine.sh"
+	CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
+		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt" &
 	CROSS_COMPILE=$CROSS_COMPILE bash "$RESULTS/on/decode-pristine.sh" "$vmlinux" "$SRC" \
-		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-pristine-out.txt" 2>/dev/null
+		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-pristine-out.txt" 2>/dev/null &
+	wait
 	# the module the script decodes "[lltest]" frames through (its find_module)
 	ko=
 	while read -r f; do
