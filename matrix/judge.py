@@ -23,6 +23,7 @@ import sys
 
 import cell as cells
 import stack_usage
+from oracles import ModuleOracle, Symbols, module_strip, strip_path, symbolize
 from plan import Plan
 from console import (ANY_LOCATION, ARMED, AT, COSTS, CRASH, CYCLE, CYCLE_READER, FIRES,
                      FRAME, HOLD, INIT, INSMOD_OK, KUNIT_MODULE_SUITE, KUNIT_SUITE,
@@ -52,87 +53,9 @@ class Cell:
         return ok
 
 
-def module_strip(a):
-    """What the kernel strips from a module's paths: the roots of the
-    kernel's source tree, not the object tree (the M= module's own sources
-    stay absolute; hosttool/lib/modlines.h)."""
-    return [p for p in a.strip if p.rstrip('/') != a.obj.rstrip('/')]
-
-
-def strip_path(loc, strip):
-    """A path:line as the kernel prints it: the tree roots stripped."""
-    path, _, num = loc.rpartition(':')
-    path = os.path.normpath(path) if path not in ('??', '') else '??'
-    for pre in sorted(strip, key=len, reverse=True):
-        if path.startswith(pre):
-            path = path[len(pre):]
-            break
-    return '%s:%s' % (path, num)
-
-
 def is_subsequence(want, seq):
     it = iter(seq)
     return all(any(x == w for x in it) for w in want)
-
-
-class Oracle:
-    """Source line of a module address: the target's addr2line -j SECTION
-    (it applies the target's REL/RELA relocations) for every section, and
-    llvm-symbolizer for .text (LLVM 14 cannot tell .init.text from .text
-    in a relocatable object)."""
-
-    def __init__(self, ko, addr2line, nm, objdump, thumb):
-        self.ko, self.addr2line = ko, addr2line
-        self.syms = {}
-        self.section = {}       # function name -> its section
-        self.text = []          # (value, name) of the functions in .text
-        out = subprocess.run([nm, '--defined-only', ko], capture_output=True,
-                             text=True, check=True).stdout
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in 'tT':
-                # a Thumb function's symbol carries bit 0; elsewhere (x86
-                # at -Os) a function may start at an odd address
-                self.syms[parts[2]] = int(parts[0], 16) & ~(1 if thumb else 0)
-        out = subprocess.run([objdump, '-t', ko], capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            m = re.match(r'^([0-9a-f]+) .{6}F (\.\S+)\s+[0-9a-f]+ (\S+)$', line)
-            if m:
-                self.section[m.group(3)] = m.group(2)
-                if m.group(2) == '.text':
-                    self.text.append((int(m.group(1), 16) & ~(1 if thumb else 0),
-                                      m.group(3)))
-
-    def function_at(self, addr):
-        """The .text function that holds offset @addr, or None."""
-        below = [x for x in self.text if x[0] <= addr]
-        return max(below)[1] if below else None
-
-    @staticmethod
-    def _first(out):
-        line = out.strip().splitlines()[0] if out.strip() else '??:0'
-        return re.sub(r' \(discriminator \d+\)$', '', line)
-
-    def lookup(self, sym, off, back, thumb):
-        """Line of sym+off; back=1 for a return address, which is looked
-        up at the call: at - 1, after dropping the Thumb bit that a Thumb
-        return address carries (else - 1 lands on the next instruction)."""
-        if sym not in self.syms:
-            return None, None, None
-        addr = self.syms[sym] + off
-        if back:
-            addr = (addr & ~1 if thumb else addr) - 1
-        sec = self.section.get(sym, '.text')
-        a2l = self._first(subprocess.run(
-            [self.addr2line, '-e', self.ko, '-j', sec, '%#x' % addr],
-            capture_output=True, text=True).stdout)
-        if sec != '.text':
-            return addr, a2l, '?? (not .text)'
-        llvm = subprocess.run(
-            ['llvm-symbolizer', '--obj=' + self.ko, '--output-style=GNU',
-             '--no-inlines', '--functions=none', '%#x' % addr],
-            capture_output=True, text=True).stdout
-        return addr, a2l, self._first(llvm)
 
 
 def judge_interrupted(cell, seg, syms, oracle, a):
@@ -241,7 +164,7 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
     # The kernel's own location of that frame, wherever the trace prints it
     # (module line locations are on in both configurations); a location
     # too long for the line is cut at its start, "...END:LINE".
-    full = strip_path(a2l, module_strip(a))
+    full = strip_path(a2l, module_strip(a.strip, a.obj))
     printed = [m for l in seg for m in LOCATED.finditer(l)
                if m.group(1) == sym and int(m.group(2), 16) == off]
     got = sorted(set('%s:%s' % (m.group(5), m.group(6)) for m in printed))
@@ -252,11 +175,9 @@ def judge_trigger(cell, lines, name, oracle, a, syms):
                    '%s+%#x printed %s (%d characters), addr2line %d characters' % (
                        sym, off, got or 'no location', len(got[0]) if got else 0, len(full)))
     else:
-        want = strip_path(where, module_strip(a))
+        want = strip_path(where, module_strip(a.strip, a.obj))
         cell.check('%s: printed location is the marker' % name, got == [want],
                    '%s+%#x printed %s, marker %s' % (sym, off, got or 'no location', want))
-
-
 
 
 def judge_loc(cell, lines, a, syms):
@@ -334,52 +255,6 @@ def judge_lkdtm(cell, lines, crash):
         seg.append(l)
     rep = next((l for l in seg if LKDTM_REPORT[crash].search(l)), None)
     cell.check('lkdtm %s: report' % crash, rep is not None, rep or 'no report')
-
-
-class Symbols:
-    """vmlinux's text symbols, to turn sym+off/size back into an address."""
-
-    def __init__(self, vmlinux, nm):
-        out = subprocess.run([nm, '-n', '--defined-only', vmlinux], capture_output=True,
-                             text=True, check=True).stdout
-        syms = []
-        marks = {}
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[2] in ('__entry_text_start', '__entry_text_end'):
-                marks[parts[2]] = int(parts[0], 16)
-            if len(parts) == 3 and parts[1] in 'tTwW':
-                syms.append((int(parts[0], 16), parts[2]))
-        self.entry = (marks.get('__entry_text_start', 0), marks.get('__entry_text_end', 0))
-        self.by_name = {}
-        addrs = sorted(set(a for a, _ in syms))
-        nxt = {a: b for a, b in zip(addrs, addrs[1:])}
-        for a, n in syms:
-            self.by_name.setdefault(n, []).append((a, nxt.get(a, a) - a))
-
-    def in_entry_text(self, name):
-        """Is the function @name exception entry code (.entry.text)?"""
-        cands = self.by_name.get(name, [])
-        return any(self.entry[0] <= a < self.entry[1] for a, _ in cands)
-
-    def address(self, name, off, size):
-        cands = self.by_name.get(name, [])
-        if len(cands) > 1:
-            cands = [c for c in cands if c[1] == size] or cands
-        return cands[0][0] + off if len(cands) == 1 else None
-
-
-def symbolize(vmlinux, addrs, strip):
-    """llvm-symbolizer's path:line of each address, paths made relative
-    to the source tree as the kernel prints them."""
-    if not addrs:
-        return []
-    p = subprocess.run(['llvm-symbolizer', '--obj=' + vmlinux, '--output-style=GNU',
-                        '--no-inlines', '--functions=none'],
-                       input=''.join('%#x\n' % a for a in addrs), capture_output=True, text=True)
-    # one rule for the oracle and the printed frames: strip_path()
-    return [strip_path(re.sub(r' \(discriminator \d+\)$', '', line.strip()), strip)
-            for line in p.stdout.splitlines()]
 
 
 def judge_locations(cell, lines, a, figures):
@@ -467,8 +342,8 @@ def check_frames(lines, a, oracle, syms, skip=()):
         if key not in cache:
             addr, a2l, llvm = oracle.lookup(key[0], key[1], key[2], a.thumb)
             # "file:?" and "file:0": addr2line knows the file, not a line
-            cache[key] = (strip_path(a2l, module_strip(a)) if known(a2l) else None,
-                          strip_path(llvm, module_strip(a)) if known(llvm) else None)
+            cache[key] = (strip_path(a2l, module_strip(a.strip, a.obj)) if known(a2l) else None,
+                          strip_path(llvm, module_strip(a.strip, a.obj)) if known(llvm) else None)
         want, want_llvm = cache[key]
         loc = LOCATED.match(lines[i], m.start())
         got = '%s:%s' % (loc.group(5), loc.group(6)) if loc else None
@@ -512,8 +387,6 @@ def judge_module_frames(cell, lines, a, oracle, syms, figures):
         cell.check('module init text: no location after init',
                    not LOCATED.search(after[0]) and not ANY_LOCATION.search(after[0]),
                    after[0])
-
-
 
 
 TABLE_SIZE = re.compile(r'module table: .*?(\d+) \+ (\d+) bytes \(core \+ init\)')
@@ -619,7 +492,7 @@ def judge_variants(cell, lines, a, figures, syms=None):
             cell.check(name, False, 'not run' if seg is None else 'no vmlinux symbols')
             continue
         try:
-            orc = Oracle(os.path.join(ddir, v['file']), a.addr2line, a.nm, a.objdump, a.thumb)
+            orc = ModuleOracle(os.path.join(ddir, v['file']), a.addr2line, a.nm, a.objdump, a.thumb)
         except (OSError, subprocess.CalledProcessError) as e:
             cell.check(name, False, str(e))
             continue
@@ -1066,7 +939,7 @@ def judge(a):
     oracle = None
     if a.module:
         try:
-            oracle = Oracle(a.module, a.addr2line, a.nm, a.objdump, a.thumb)
+            oracle = ModuleOracle(a.module, a.addr2line, a.nm, a.objdump, a.thumb)
         except (OSError, subprocess.CalledProcessError) as e:
             cell.check('module symbols', False, str(e))
     syms = Symbols(a.vmlinux, a.nm) if a.vmlinux else None

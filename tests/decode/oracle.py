@@ -56,7 +56,8 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
 from console import AT, FRAME, LOC, LOCATED, read, trace_frames  # noqa: E402
-from judge import Oracle, Symbols, variant_segments  # noqa: E402
+from judge import variant_segments  # noqa: E402
+from oracles import ModuleOracle, Symbols  # noqa: E402
 
 # what console.py located selects, and the first location of a decoded line
 LOCATED_LINE = re.compile(r'\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$')
@@ -136,7 +137,7 @@ def main(argv):
         if m and i not in kind:
             kind[i] = (FRAME.search(lines[i], m.end()), True)      # %pSl: as is
             at[i] = int(m.group(1), 16)
-    oracle = Oracle(ko, pre + 'addr2line', pre + 'nm', pre + 'objdump', thumb) if ko else None
+    oracle = ModuleOracle(ko, pre + 'addr2line', pre + 'nm', pre + 'objdump', thumb) if ko else None
     variant = set(k for b, e in variant_segments(lines).values() for k in range(b, e))
     # the addresses: (as is, the call) in vmlinux, looked up in one run
     frames = []

@@ -35,6 +35,8 @@ sys.path.insert(0, os.path.join(TOP, 'matrix'))
 sys.path.insert(0, os.path.join(TOP, 'tests'))
 import cell  # noqa: E402  (the arch facts)
 from result import Results  # noqa: E402
+from oracles import (dwarf5_path, dwarfdump_rows, dwarfdump_units, loader_answer,  # noqa: E402
+                     loader_rule, oracle_a2l, oracle_llvm)
 LL = os.path.join(TOP, 'hosttool', 'lineloc')
 LL32 = os.path.join(TOP, 'hosttool', 'lineloc-i686')
 # the kernel build's lineloc (scripts/lineloc), built from the same files
@@ -56,7 +58,6 @@ QUICK = os.environ.get('HT_QUICK') == '1'
 FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
 MUTANT_SEED = 5     # the default; HT_MUTANT_SEED overrides
 KEEP = os.path.join(tempfile.gettempdir(), 'lineloc-bad-mutants')
-
 
 
 _LL32_CMD = []
@@ -110,44 +111,6 @@ def sections(path, readelf='readelf'):
         res.setdefault(m.group(1), (int(m.group(3), 16),
                                     int(m.group(5), 16), m.group(6)))
     return res
-
-
-def norm_answer(s):
-    """An oracle's answer in lineloc's form: path:line or ??:0."""
-    s = s.strip()
-    s = re.sub(r' \(discriminator \d+\)$', '', s)
-    if s.startswith('??'):
-        return '??:0'
-    path, _, line = s.rpartition(':')
-    if line in ('?', ''):
-        line = '0'
-    if path.startswith('/'):
-        path = os.path.normpath(path)
-        if path.startswith('//'):
-            path = path[1:]
-    elif path:
-        path = os.path.normpath(path)
-    return '%s:%s' % (path, line)
-
-
-def oracle_llvm(obj, addrs):
-    inp = ''.join('0x%x\n' % a for a in addrs).encode()
-    rc, out, err = run(['llvm-symbolizer', '--obj=' + obj, '--output-style=GNU',
-                        '--no-inlines', '--functions=none'], inp)
-    lines = out.splitlines()
-    if rc or len(lines) != len(addrs):
-        return None
-    return [norm_answer(x) for x in lines]
-
-
-def oracle_a2l(tool, obj, addrs, sec=None):
-    inp = ''.join('0x%x\n' % a for a in addrs).encode()
-    cmd = [tool, '-e', obj] + (['-j', sec] if sec else [])
-    rc, out, err = run(cmd, inp)
-    lines = out.splitlines()
-    if rc or len(lines) != len(addrs):
-        return None
-    return [norm_answer(x) for x in lines]
 
 
 def lineloc_e(obj, addrs, sec=None, tool=LL, extra=('--no-strip',)):
@@ -561,66 +524,6 @@ def check_outside_cu(name, f, addrs, llvm=None, need=True):
     return len(found)
 
 
-def dwarfdump_rows(obj):
-    """Rows as llvm-dwarfdump --debug-line decodes them (relocations applied),
-    streamed: (path, line, addr, end, exact); exact is False for DWARF 2-4,
-    whose compilation directory is not in the line table (then only a
-    suffix of lineloc's path can be checked)."""
-    p = subprocess.Popen(['llvm-dwarfdump', '--debug-line', obj],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         universal_newlines=True, bufsize=1 << 20)
-    ver = 5
-    dirs, files = {}, {}
-    cur = None
-    cache = {}
-    for l in p.stdout:
-        if l.startswith('0x'):
-            f = l.split()
-            addr, line, fi = int(f[0], 16), int(f[1]), int(f[3])
-            key = (fi, ver)
-            path = cache.get(key)
-            if path is None:
-                if fi in files:
-                    name, di = files[fi]
-                    if ver >= 5:
-                        d = dirs.get(di, '')
-                        if di and not d.startswith('/'):
-                            d = os.path.join(dirs.get(0, ''), d)
-                    else:
-                        d = dirs.get(di, '') if di else ''
-                    path = os.path.normpath(os.path.join(d, name))
-                else:
-                    path = '??'
-                cache[key] = path
-            yield (path, line, addr, l.rstrip().endswith('end_sequence'),
-                   ver >= 5)
-            continue
-        if l.startswith('debug_line['):
-            dirs, files, cache = {}, {}, {}
-            continue
-        m = re.match(r'^\s+version: (\d+)', l)
-        if m:
-            ver = int(m.group(1))
-            continue
-        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"', l)
-        if m:
-            dirs[int(m.group(1))] = m.group(2)
-            continue
-        m = re.match(r'^file_names\[\s*(\d+)\]:', l)
-        if m:
-            cur = int(m.group(1))
-            files[cur] = ['', 0]
-            continue
-        m = re.match(r'^\s+name: "(.*)"', l)
-        if m and cur is not None:
-            files[cur][0] = m.group(1)
-            continue
-        m = re.match(r'^\s+dir_index: (\d+)', l)
-        if m and cur is not None:
-            files[cur][1] = int(m.group(1))
-    p.wait()
-
-
 def iter_rows(f):
     p = subprocess.Popen([LL, '--no-strip', '--all-rows', '--rows', f],
                          stdout=subprocess.PIPE, universal_newlines=True,
@@ -671,127 +574,6 @@ def via_module(f, addrs, sec=None):
     inp = ''.join('%x\n' % a for a in addrs).encode()
     rc, out, err = run([LL, '--via-table', '-e', f] + (['-j', sec] if sec else []), inp)
     return (out.splitlines(), '') if rc == 0 else (None, err.strip())
-
-
-def dwarfdump_cus(obj):
-    """llvm-dwarfdump --debug-info of @obj: {DW_AT_stmt_list: (comp_dir or
-    None, language or None)}, read from each unit's first DIE."""
-    rc, out, _ = run(['llvm-dwarfdump', '--debug-info', obj])
-    cus, cur = {}, None
-    for l in out.splitlines() + ['']:
-        if re.search(r'DW_TAG_(compile|partial|skeleton)_unit$', l):
-            cur = {}
-            continue
-        if cur is None:
-            continue
-        if not l.strip():
-            if 'stmt' in cur:
-                cus[cur['stmt']] = (cur.get('comp'), cur.get('lang'))
-            cur = None
-            continue
-        m = re.match(r'^\s+DW_AT_(stmt_list|comp_dir|language)\s+\((.*)\)$', l)
-        if m and m.group(1) == 'stmt_list':
-            cur['stmt'] = int(m.group(2), 16)
-        elif m and m.group(1) == 'comp_dir':
-            cur['comp'] = m.group(2).strip('"')
-        elif m:
-            cur['lang'] = m.group(2)
-    return cus
-
-
-def kernel_root(d):
-    """What precedes "include/linux" in directory @d (a whole segment pair,
-    not the host's /usr/include), or None."""
-    for m in re.finditer(r'(?:^|/)(include/linux)(?:/|$)', d):
-        pre = d[:m.start(1)]
-        if not pre.endswith('/usr/'):
-            return pre
-    return None
-
-
-def strip_roots(path, roots):
-    """@path without the longest of @roots it starts with (and goes past)."""
-    best = max((r for r in roots if path.startswith(r) and len(path) > len(r)),
-               key=len, default='')
-    return path[len(best):]
-
-
-_LOADER_RULE = {}
-
-
-def loader_rule(obj):
-    """The module loader's documented path rule (README "Module line
-    locations"; hosttool/README, modlines.c), applied to @obj's line tables
-    as llvm-dwarfdump reads them: ({whole path: loader's path}, roots).  The
-    whole path is what addr2line, llvm-symbolizer and lineloc --no-strip
-    name: file name, its directory entry, the compilation directory.  The
-    loader's path is the line table's own, which is exactly:
-      DWARF 5: file name joined to its directory entry and, when that is
-        relative, to directory 0 (the compilation directory): whole;
-      DWARF 2-4: file name joined to its directory entry (index >= 1) only,
-        never to DW_AT_comp_dir (in .debug_info, which the loader does not
-        read): relative wherever the table is relative;
-    normalised lexically, then the roots of a kernel tree stripped: what
-    precedes "include/linux" in a directory (not /usr/include), and in a
-    kernel, what precedes "arch/" in an assembler unit's absolute
-    directories that no root covers.  A whole path that two entries name
-    differently maps to None (the test cannot say which the loader used)."""
-    if obj in _LOADER_RULE:
-        return _LOADER_RULE[obj]
-    _, _, units = dwarfdump_units(obj)
-    cus = dwarfdump_cus(obj)
-    entries, dirs_of = [], []
-    for u in units:
-        v5 = u['version'] == '5'
-        comp, lang = cus.get(u['offset'], (None, None))
-        dirs = u['dirs']
-        if v5 and dirs:
-            comp = dirs[0]
-        tdirs = []     # the table's directories, index -> path or None
-        for i, d in enumerate(dirs):
-            if d is None:
-                tdirs.append(None)
-            elif v5 and i and not d.startswith('/'):
-                tdirs.append(os.path.normpath(os.path.join(dirs[0], d)))
-            else:
-                tdirs.append(os.path.normpath(d))
-        dirs_of.append((tdirs, lang))
-        for name, di in u['files']:
-            td = tdirs[di] if (v5 or di) and di is not None and \
-                di < len(tdirs) and tdirs[di] is not None else ''
-            table = os.path.normpath(os.path.join(td, name))
-            # DWARF 5's table already holds directory 0, the compilation
-            # directory, which may itself be relative (Debian's builds map
-            # it to debian/build/...): joining it again would name it twice
-            whole = table if v5 else os.path.normpath(os.path.join(comp or '', table))
-            entries.append((whole, table))
-    found = [kernel_root(d) for t, _ in dirs_of for d in t if d]
-    kernel = any(r is not None for r in found)
-    roots = {r for r in found if r}
-    for tdirs, lang in dirs_of if kernel else []:
-        if lang != 'DW_LANG_Mips_Assembler':
-            continue
-        for d in tdirs:
-            k = (d or '').find('/arch/')
-            covered = d and strip_roots(d + '/', roots) != d + '/'
-            if d and d.startswith('/') and k >= 0 and not covered:
-                roots.add(d[:k + 1])
-    rule = {}
-    for whole, table in entries:
-        want = strip_roots(table, roots)
-        rule[whole] = want if rule.get(whole, want) == want else None
-    _LOADER_RULE[obj] = (rule, sorted(roots))
-    return _LOADER_RULE[obj]
-
-
-def loader_answer(rule, x):
-    """The loader's answer for a whole-path answer @x (path:line or ??:0)
-    under @rule (loader_rule); '<...>' when the rule cannot say."""
-    if x == '??:0':
-        return x
-    path, _, line = x.rpartition(':')
-    want = rule.get(os.path.normpath(path), '<not in the file tables>')
-    return '%s:%s' % (want, line) if want else '<named two ways>'
 
 
 def check_via_module(name, f, sec, addrs, ours):
@@ -2161,61 +1943,6 @@ def test_bigendian_kallsyms(work):
 # Oracles that are not the code under test (issue 26 item 6): DWARF 5 entry
 # formats with every form against llvm-dwarfdump, big-endian relocatable
 # objects against the cross addr2line, damaged compact tables.
-
-def dwarfdump_units(obj):
-    """llvm-dwarfdump --debug-line of @obj: (exit status, stderr, units);
-    a unit: {'offset', 'version', 'format', 'dirs': [str], 'files': [(name,
-    dir_index)], 'rows': [(addr, line, file, end)]}."""
-    rc, out, err = run(['llvm-dwarfdump', '--debug-line', obj])
-    units, u, cur = [], None, None
-    for l in out.splitlines():
-        if l.startswith('debug_line['):
-            u = {'version': None, 'format': None, 'dirs': [], 'files': [],
-                 'rows': [], 'offset': int(l[11:].split(']')[0], 16)}
-            units.append(u)
-            cur = None
-            continue
-        if u is None:
-            continue
-        m = re.match(r'^0x([0-9a-f]+)\s+(\d+)\s+\d+\s+(\d+)\s', l)
-        if m:
-            u['rows'].append((int(m.group(1), 16), int(m.group(2)),
-                              int(m.group(3)), l.rstrip().endswith(
-                                  'end_sequence')))
-            continue
-        m = re.match(r'^\s+(version|format): (\S+)', l)
-        if m:
-            u[m.group(1)] = m.group(2)
-            continue
-        m = re.match(r'^include_directories\[\s*(\d+)\] = "(.*)"$', l)
-        if m:
-            if int(m.group(1)) != len(u['dirs']):
-                u['dirs'].append(None)      # out of order: a mismatch
-            u['dirs'].append(m.group(2))
-            continue
-        m = re.match(r'^file_names\[\s*(\d+)\]:', l)
-        if m:
-            u['files'].append(['', None])
-            cur = u['files'][-1]
-            continue
-        m = re.match(r'^\s+name: "(.*)"$', l)
-        if m and cur is not None:
-            cur[0] = m.group(1)
-            continue
-        m = re.match(r'^\s+dir_index: (\d+)$', l)
-        if m and cur is not None:
-            cur[1] = int(m.group(1))
-    for u in units:
-        u['files'] = [tuple(f) for f in u['files']]
-    return rc, err, units
-
-
-def dwarf5_path(dirs, name, di):
-    """A DWARF 5 entry's whole path: name, its directory, directory 0."""
-    d = dirs[di] if 0 <= di < len(dirs) else '?'
-    if not d.startswith('/'):
-        d = os.path.join(dirs[0], d)
-    return os.path.normpath(os.path.join(d, name))
 
 
 def test_forms(work):
