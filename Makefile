@@ -66,7 +66,7 @@ all: matrix
 HARDENED_ARCHES = $(if $(filter command line environment,$(origin ARCH)),$(ARCH),$(shell python3 matrix/cell.py arches hardened))
 matrix-hardened: prepare
 	$(Q)RESULTS_ROOT=$(BUILD)/results-hardened \
-		VARIANTS="$$(python3 matrix/cell.py common HARDENED_CONFIGS)" \
+		CONFIGS="$$(python3 matrix/cell.py common HARDENED_CONFIGS)" \
 		matrix/matrix.sh $(HARDENED_ARCHES)
 
 # make test's hardened boots (common.facts: TEST_HARDENED): the baseline
@@ -75,7 +75,7 @@ matrix-hardened: prepare
 TEST_HARDENED = $(shell python3 matrix/cell.py common TEST_HARDENED)
 test-hardened: prepare hosttool/lineloc
 	$(Q)RESULTS_ROOT=$(BUILD)/results-test-hardened \
-		VARIANTS="$(wordlist 2,$(words $(TEST_HARDENED)),$(TEST_HARDENED))" \
+		CONFIGS="$(wordlist 2,$(words $(TEST_HARDENED)),$(TEST_HARDENED))" \
 		matrix/matrix.sh $(firstword $(TEST_HARDENED))
 
 help:
@@ -94,7 +94,7 @@ qemu-test: prepare hosttool/lineloc
 # (the matrix's are left alone); the kernel and the test module are built
 # first, incrementally when qemu-test built them.
 boot: prepare hosttool/lineloc
-	$(Q)RESULTS_ROOT=$(BUILD)/boot VARIANTS=$(CONFIG) matrix/run-arch.sh $(ARCH)
+	$(Q)RESULTS_ROOT=$(BUILD)/boot CONFIGS=$(CONFIG) matrix/run-arch.sh $(ARCH)
 
 kernel: prepare
 	$(Q)matrix/build-kernel.sh $(ARCH)

@@ -20,7 +20,7 @@ HT_HDRS		:= $(wildcard hosttool/include/linux/lineloc/*.h \
 HT_CFLAGS	:= -std=c11 -Wall -Wextra -Werror -O2 -D_FILE_OFFSET_BITS=64 $(HT_INC)
 # hosttool/files lists the kernel's copy, one path a line (lib/ and kbuild/,
 # in the tree's scripts/lineloc/): also read by scripts/sync-lineloc.sh,
-# tests/series-check.py and tests/hosttool/lltest.py.  hosttool/files.tool
+# tests/series-check.py and tests/hosttool/suite/common.py.  hosttool/files.tool
 # lists the user tool's own files.  kbuild/lineloc.c is the kernel build's
 # main(), main.c the user tool's.
 HT_FILES	:= $(addprefix hosttool/,$(shell awk '!/^\#/ { print $$1 }' hosttool/files hosttool/files.tool))
@@ -191,7 +191,8 @@ fuzz-runs: fuzz-targets
 # host has none, and the suite says it skipped the part).
 HT_BE		:= $(if $(shell command -v $(HT_S390X_CC) 2>/dev/null),hosttool/lineloc-s390x)
 
-# HT_PARTS= picks lltest's parts or groups (kernels, tools; default: all).
+# HT_PARTS= picks the parts or groups (kernels, tools; default: all) of the
+# host-tool suite, tests/hosttool/hostsuite.py.
 # The parts that read the matrix's kernels need its cells (CELLS, from the
 # top Makefile: each made when missing).
 HT_KERNEL_PARTS	:= kernels matrix bigendian

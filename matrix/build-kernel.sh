@@ -80,7 +80,8 @@ if [ -n "$cfg_name" ]; then
 	log "building kernel, build-only configuration $cfg_name"
 	start=$(date +%s)
 	blog=$RESULTS/build-$cfg_name.log
-	kmake -j"$(nproc)" all > "$blog" 2>&1 || {
+	kmake_argv -j"$(nproc)" all
+	logged "$blog" "${KMAKE[@]}" || {
 		tail -30 "$blog" >&2
 		die "kernel build ($cfg_name) failed (log: $blog)"
 	}
@@ -90,41 +91,42 @@ if [ -n "$cfg_name" ]; then
 	exit 0
 fi
 
-# The variant: CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock": the patched tree
+# The line locations: CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock": the patched tree
 # with the option off) or on, toggled in the one O= folder so that kbuild
 # rebuilds only what depends on it.
 # (Off also covers a tree without the option: bisect-check boots those.)
-variant=${LINELOC:-$LINES}
+lines=${LINELOC:-$LINES}
 is_on() { grep -qx CONFIG_KALLSYMS_LINE_LOCATIONS=y "$OBJ/.config"; }
-case $variant in
+case $lines in
 on) set_opt=--enable ;;
 off) set_opt=--disable ;;
-*) die "LINELOC=$variant (on or off)" ;;
+*) die "LINELOC=$lines (on or off)" ;;
 esac
-if { [ "$variant" = on ] && ! is_on; } || { [ "$variant" = off ] && is_on; }; then
+if { [ "$lines" = on ] && ! is_on; } || { [ "$lines" = off ] && is_on; }; then
 	vrun "$SRC/scripts/config" --file "$OBJ/.config" $set_opt KALLSYMS_LINE_LOCATIONS
 	kmake -s olddefconfig >/dev/null
-	if [ "$variant" = on ] && ! is_on; then
+	if [ "$lines" = on ] && ! is_on; then
 		die "cannot enable CONFIG_KALLSYMS_LINE_LOCATIONS (see $OBJ/.config)"
 	fi
-	if [ "$variant" = off ] && is_on; then
+	if [ "$lines" = off ] && is_on; then
 		die "cannot disable CONFIG_KALLSYMS_LINE_LOCATIONS (see $OBJ/.config)"
 	fi
 fi
 
-log "building kernel, line locations $variant ($UNWINDER unwinder)"
+log "building kernel, line locations $lines ($UNWINDER unwinder)"
 start=$(date +%s)
-kmake -j"$(nproc)" all > "$RESULTS/build-$variant.log" 2>&1 || {
-	tail -30 "$RESULTS/build-$variant.log" >&2
-	die "kernel build failed (log: $RESULTS/build-$variant.log)"
+kmake_argv -j"$(nproc)" all
+logged "$RESULTS/build-$lines.log" "${KMAKE[@]}" || {
+	tail -30 "$RESULTS/build-$lines.log" >&2
+	die "kernel build failed (log: $RESULTS/build-$lines.log)"
 }
 [ -f "$OBJ/$IMAGE" ] || die "build produced no $IMAGE"
 log "kernel built in $(( $(date +%s) - start )) s"
 # The tree builds warning-free with the option off and on, as the
 # build-only configurations must.
-no_warnings "$RESULTS/build-$variant.log" "line locations $variant"
-# Keep this variant's artifacts aside: the other variant rebuilds in place.
-out=$OBJ/variant-$variant
+no_warnings "$RESULTS/build-$lines.log" "line locations $lines"
+# Keep this kernel's artifacts aside: the other one rebuilds in place.
+out=$OBJ/kernel-$lines
 mkdir -p "$out"
 cp "$OBJ/vmlinux" "$OBJ/System.map" "$OBJ/.config" "$out/"
 cp "$OBJ/$IMAGE" "$out/image"

@@ -1,19 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Arch facts and cell records: the one schema every matrix program shares.
+"""The arch facts, which every matrix program reads through this module.
 
-Data flows one way: arch facts (arch-configs/) -> build -> boot -> judge ->
-report.  This module owns the two files that carry it:
-
-- the arch facts: arch-configs/common.facts layered under
-  arch-configs/<arch>.arch (KEY=value lines; CONFIG_ lines are the arch's
-  kconfig fragment; KEY@CONFIGURATION=value overrides KEY for one
-  configuration, and CONFIG_X@CONFIGURATION=v is a fragment line of that
-  configuration only), parsed here and nowhere else;
-- per cell (arch) and configuration, a record written once by the runner
-  (cell.json, by qemu/boot.py: facts, paths, tools, how QEMU ended) and the judge's result
-  (result.json: checks and figures).  A cell's result.json merges its
-  configurations' results.
+arch-configs/common.facts layered under arch-configs/<arch>.arch (KEY=value
+lines; CONFIG_ lines are the arch's kconfig fragment; KEY@CONFIGURATION=value
+overrides KEY for one configuration, KEY@PREFIX*=value for every
+configuration whose name starts with PREFIX, and CONFIG_X@CONFIGURATION=v is
+a fragment line of that configuration only), parsed here and nowhere else.
+The records the stages write after them are matrix/records.py's.
 
 Command line, for the shell scripts:
   cell.py arches [CONFIG]            the arch list, one line (with CONFIG:
@@ -21,24 +15,25 @@ Command line, for the shell scripts:
   cell.py facts ARCH [CONFIG]        the facts as shell assignments (quoted)
   cell.py supports ARCH CONFIG       exit 0 when the arch has what CONFIG NEEDS
   cell.py common KEY                 one fact of common.facts
-  cell.py fail OUT ARCH CONFIG STAGE REASON [SECONDS]
-                                     the result of a cell that stopped early
   cell.py field FILE KEY             one field of a record or a result
-  cell.py derive IN OUT KEY=VALUE... a copy of a record with string fields
-                                     or facts (facts.KEY=VALUE) replaced
-                                     (tests/faults plants faults so)
+  cell.py derive IN OUT KEY=VALUE... a copy of a build or boot record with
+                                     string fields or facts (facts.KEY=VALUE)
+                                     replaced (tests/faults plants faults so)
   cell.py count RESULTS ARCH...      "matrix: N passed, M failed", a missing
                                      or unreadable cell counting as a failure
   cell.py reusable CELL_DIR KEY      exit 0 when the cell's green result was
                                      run on inputs of KEY and its artifacts
                                      are all there (matrix.sh, MATRIX_REUSE)
 """
+import dataclasses
 import json
 import os
 import re
 import shlex
 import subprocess
 import sys
+
+import records
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCH_DIR = os.environ.get('ARCH_DIR') or os.path.join(TOP, 'arch-configs')
@@ -61,35 +56,8 @@ CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
 # host32: tests/host32/kernel.sh can build it with 32-bit host programs.
 CAPABILITIES = ('kasan', 'smp', 'host32')
 
-# The record the runner writes for one cell and configuration.
-RECORD_KEYS = {
-    'arch': str, 'config': str, 'facts': dict,
-    'vmlinux': str, 'image': str, 'module': str, 'variants': str, 'console': str,
-    'plan': str,
-    'src': str, 'obj': str, 'strip': list, 'cross_compile': str,
-    'qemu_cmd': str, 'timeout': int, 'qemu_rc': int, 'timed_out': bool, 'missing': str,
-    'seconds': int,
-}
-# A result: what the judge (or a failed stage) says of a record.
-RESULT_KEYS = ('arch', 'config', 'build', 'boot', 'green', 'seconds', 'reason',
-               'checks', 'figures', 'tests_total', 'tests_passed')
-
-
 class FactsError(Exception):
     pass
-
-
-def project_path(path):
-    """@path as a record keeps it: relative to the project when it is one
-    of the project's files (a plan), so that another clone sharing the
-    build folder reads its own copy; else absolute."""
-    real, top = os.path.realpath(path), os.path.realpath(TOP)
-    return os.path.relpath(real, top) if real.startswith(top + os.sep) else real
-
-
-def resolve_path(path):
-    """A path of a record as this clone reads it (see project_path())."""
-    return os.path.join(TOP, path) if path and not os.path.isabs(path) else path
 
 
 def _parse(path, facts, fragment, config):
@@ -198,7 +166,7 @@ def load_arch(arch, config=None):
     return facts
 
 
-_HOST_TRIPLET = []
+_HOST_TRIPLET: list = []
 
 
 def host_triplet():
@@ -230,103 +198,30 @@ def tool(facts, name):
     return cross_prefix(facts) + name
 
 
-def write_record(path, rec):
-    """Write a cell record; every key must be known and of its type."""
-    for k, v in rec.items():
-        if k not in RECORD_KEYS:
-            raise ValueError('cell record: unknown key %s' % k)
-        if not isinstance(v, RECORD_KEYS[k]):
-            raise ValueError('cell record: %s is %r, not %s' % (k, v, RECORD_KEYS[k].__name__))
-    for k in ('arch', 'config', 'facts', 'console'):
-        if k not in rec:
-            raise ValueError('cell record: no %s' % k)
-    _write_json(path, rec)
-
-
-def read_record(path):
-    with open(path) as f:
-        rec = json.load(f)
-    for k in rec:
-        if k not in RECORD_KEYS:
-            raise ValueError('%s: unknown key %s' % (path, k))
-    return rec
-
-
-def result(arch, config, checks, figures=None, build='ok', boot='ok', seconds=0, reason=''):
-    """A result with its derived fields: green only with checks, all ok."""
-    failed = [c for c in checks if not c['ok']]
-    if not reason and failed:
-        reason = '%s: %s' % (failed[0]['name'], failed[0]['detail'])
-    return {'arch': arch, 'config': config, 'build': build, 'boot': boot,
-            'green': bool(checks) and not failed, 'seconds': seconds, 'reason': reason,
-            'checks': checks, 'figures': figures or {},
-            'tests_total': len(checks), 'tests_passed': len(checks) - len(failed)}
-
-
-def failure(arch, config, stage, reason, seconds=0):
-    """The result of a cell that stopped before its boot was judged."""
-    return result(arch, config, [{'name': stage, 'ok': False, 'detail': reason}],
-                  build='FAIL' if stage == 'build' else 'ok',
-                  boot='-' if stage == 'build' else 'FAIL', seconds=seconds, reason=reason)
-
-
-def write_result(path, res):
-    missing = [k for k in RESULT_KEYS if k not in res]
-    extra = [k for k in res if k not in RESULT_KEYS]
-    if missing or extra:
-        raise ValueError('result: missing %s, unknown %s' % (missing, extra))
-    for c in res['checks']:
-        if set(c) != {'name', 'ok', 'detail'}:
-            raise ValueError('result: a check has keys %s' % sorted(c))
-    _write_json(path, res)
-
-
-def read_result(path, arch=None):
-    """A result, or for a missing or unreadable file a red one saying so."""
-    try:
-        with open(path) as f:
-            res = json.load(f)
-        if not isinstance(res, dict) or 'checks' not in res:
-            raise ValueError('not a result')
-    except (OSError, ValueError) as e:
-        return failure(arch or '?', '-', 'run', 'no result (%s)' % e.__class__.__name__)
-    res['green'] = bool(res['checks']) and all(c['ok'] for c in res['checks'])
-    return res
-
-
-def cell_result(results, arch):
-    return read_result(os.path.join(results, arch, 'result.json'), arch)
-
-
-def _write_json(path, obj):
-    tmp = path + '.tmp'
-    with open(tmp, 'w') as f:
-        json.dump(obj, f, indent=1)
-        f.write('\n')
-    os.replace(tmp, path)
-
-
 def reusable(cell_dir, key):
     """Whether the cell's result in @cell_dir may stand for a new run: it
     is green, its inputs' key (inputs.key, written by run-arch.sh after a
-    green run) is @key, and every artifact its configurations' records
-    name still exists (the suites after the matrix read them)."""
+    green run) is @key, and every artifact its configurations' build and
+    boot records name still exists (the suites after the matrix read them)."""
     try:
         with open(os.path.join(cell_dir, 'inputs.key')) as f:
             if not key or f.read().strip() != key:
                 return False
     except OSError:
         return False
-    if not read_result(os.path.join(cell_dir, 'result.json'))['green']:
+    if not records.read_result(os.path.join(cell_dir, 'result.json')).green:
         return False
-    recs = [os.path.join(cell_dir, d, 'cell.json') for d in sorted(os.listdir(cell_dir))]
-    recs = [r for r in recs if os.path.isfile(r)]
-    for r in recs:
-        rec = read_record(r)
-        for k in ('vmlinux', 'image', 'module', 'variants', 'console'):
-            if rec.get(k) and not os.path.exists(resolve_path(rec[k])):
+    dirs = [os.path.join(cell_dir, d) for d in sorted(os.listdir(cell_dir))]
+    boots = [os.path.join(d, 'boot.json') for d in dirs
+             if os.path.isfile(os.path.join(d, 'boot.json'))]
+    for path in boots:
+        boot = records.read(records.Boot, path)
+        build = records.read(records.Build, boot.build)
+        for p in (boot.console, build.vmlinux, build.image, build.module, build.variants,
+                  build.initramfs):
+            if p and not os.path.exists(p):
                 return False
-    return bool(recs)
+    return bool(boots)
 
 
 def main(argv):
@@ -345,34 +240,34 @@ def main(argv):
             facts = load_arch(*args)
             for k, v in facts.items():
                 print('%s=%s' % ('ARCH_FRAGMENT' if k == 'FRAGMENT' else k, shlex.quote(v)))
-        elif cmd == 'fail' and len(args) in (5, 6):
-            write_result(args[0], failure(args[1], args[2], args[3], args[4],
-                                          int(args[5]) if len(args) > 5 else 0))
         elif cmd == 'field' and len(args) == 2:
             with open(args[0]) as f:
                 v = json.load(f).get(args[1])
             print('' if v is None else json.dumps(v) if isinstance(v, (dict, list, bool)) else v)
         elif cmd == 'derive' and len(args) >= 2:
-            rec = read_record(args[0])
+            with open(args[0]) as f:
+                kind = records.Build if 'kernel_dir' in json.load(f) else records.Boot
+            rec = records.read(kind, args[0])
+            strings = [f.name for f in dataclasses.fields(rec) if f.type is str]
             for p in args[2:]:
                 k, sep, v = p.partition('=')
-                if sep and k.startswith('facts.') and k[6:] in rec['facts']:
-                    rec['facts'][k[6:]] = v
+                if sep and k.startswith('facts.') and k[6:] in getattr(rec, 'facts', {}):
+                    rec.facts[k[6:]] = v
                     continue
-                if not sep or RECORD_KEYS.get(k) is not str:
+                if not sep or k not in strings:
                     raise ValueError('derive: %r is not KEY=VALUE of a string field '
                                      'or facts.KEY=VALUE of a fact it has' % p)
-                rec[k] = v
-            write_record(args[1], rec)
+                setattr(rec, k, v)
+            records.write(args[1], rec)
         elif cmd == 'reusable' and len(args) == 2:
             return 0 if reusable(*args) else 1
         elif cmd == 'count' and len(args) >= 1:
             passed = failed = 0
             for a in args[1:]:
-                r = cell_result(args[0], a)
-                n = sum(c['ok'] for c in r['checks'])
+                r = records.cell_result(args[0], a)
+                n = sum(c.ok for c in r.checks)
                 passed += n
-                failed += len(r['checks']) - n
+                failed += len(r.checks) - n
             print('matrix: %d passed, %d failed' % (passed, failed))
         else:
             print('cell.py: unknown command or wrong arguments: %s' % ' '.join(argv),

@@ -31,7 +31,7 @@ KALLSYMS_BEGIN, KALLSYMS_END = INIT + 'begin /proc/kallsyms', INIT + 'end /proc/
 READ_KALLSYMS = re.compile(r'^lltest-init: read /proc/kallsyms: (\d+) bytes, (\d+) lines in (\d+) us')
 # a module's line table refused at load: "<mod>: <section>+<offset>: ...: no line locations"
 WARN_NO_LINES = re.compile(r'^(?:\[[ \d.]+\] )?lltest: (\S+)\+(0x[0-9a-f]+): .*: no line locations$')
-# what no variant load may print
+# what no load of a module variant may print
 CRASH = re.compile(r'(\bOops\b|\bBUG:|KASAN|kernel BUG|Unable to handle|Internal error)')
 # lltest's at file: "lltest: at <hex> <frame>[ (<path:line>)]"; the plan's
 # textlocs step writes the addresses (matrix/plan.py)

@@ -4,7 +4,7 @@
 
 usage: figures.py RESULTS_DIR ARCH...
 
-For each arch, from the figures the judge recorded for the variant with
+For each arch, from the figures the judge recorded for the configuration with
 CONFIG_KALLSYMS_LINE_LOCATIONS off ("stock") and on (the series' compact
 tables): vmlinux sections (size), the image, the boot's "Memory:" line,
 what kallsyms lookups cost (the KUnit suite's kallsyms_test_costs: the
@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-import cell
+import records
 
 ROWS = [
     ('vmlinux text+data (size)', lambda f: f.get('text', 0) + f.get('data', 0), 'bytes'),
@@ -61,7 +61,7 @@ def main():
     data = {}
     hard = []
     for arch in arches:
-        figs = cell.cell_result(results, arch)['figures']
+        figs = records.cell_result(results, arch).figures
         if 'hardened' in figs or 'hardened-short' in figs:
             hard.append(hardened_row(arch, figs))
         if 'off' not in figs and 'on' not in figs:

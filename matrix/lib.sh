@@ -32,7 +32,7 @@ inputs_key() {
 		(cd "$top" && git ls-files -o --exclude-standard -z -- $MATRIX_INPUTS |
 			xargs -0r sha256sum) &&
 		dpkg-query -W -f '${Package}=${Version}\n' &&
-		{ env | grep -E '^(ARCH_DIR|BOOT_CONFIG|CCACHE|DWARF|EXTRA_CONFIG|KHOSTCC|LINELOC|PLAN|SKIP_BUILD|VARIANTS|VARIANT_SEED)=.' | sort || true; }
+		{ env | grep -E '^(ARCH_DIR|BOOT_CONFIG|CCACHE|DWARF|EXTRA_CONFIG|KHOSTCC|CONFIGS|LINELOC|PLAN|SKIP_BUILD|VARIANT_SEED)=.' | sort || true; }
 	} 2>/dev/null ) || return 0
 	sha256sum <<< "$out" | cut -c1-16
 }
@@ -57,17 +57,33 @@ load_arch() {
 	RESULTS=$RESULTS_ROOT/$ARCH_NAME
 }
 
-# kmake ARGS...: make in the kernel tree for the loaded arch.  KHOSTCC
-# names the compiler of the kernel's host programs (default gcc;
-# tests/host32 builds them for a 32-bit host).
-kmake() {
+# kmake_argv ARGS...: KMAKE, the make command in the kernel tree for the
+# loaded arch, with ARGS.  KHOSTCC names the compiler of the kernel's host
+# programs (default gcc; tests/host32 builds them for a 32-bit host).
+kmake_argv() {
 	local cc=${CROSS_COMPILE}gcc hostcc=${KHOSTCC:-gcc}
 	if command -v ccache >/dev/null && [ "${CCACHE:-1}" != 0 ]; then
 		cc="$top/matrix/ccache-cc $cc"
 		hostcc="ccache $hostcc"
 	fi
-	vrun make -C "$SRC" O="$OBJ" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="$cc" HOSTCC="$hostcc" ${V:+V=$V} \
-		KBUILD_BUILD_USER=lineloc KBUILD_BUILD_HOST=matrix \
-		KBUILD_BUILD_TIMESTAMP="1970-01-01" "$@"
+	KMAKE=(make -C "$SRC" O="$OBJ" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE"
+		CC="$cc" HOSTCC="$hostcc" ${V:+V=$V}
+		KBUILD_BUILD_USER=lineloc KBUILD_BUILD_HOST=matrix
+		KBUILD_BUILD_TIMESTAMP="1970-01-01" "$@")
+}
+
+# kmake ARGS...: run that make command.
+kmake() {
+	kmake_argv "$@"
+	vrun "${KMAKE[@]}"
+}
+
+# logged LOG CMD...: run CMD with its output in LOG, whose first line is
+# CMD, shell-quoted: the line that reproduces the log (as qemu.cmd replays
+# a boot).
+logged() {
+	local log=$1
+	shift
+	{ printf '%q' "$1"; [ $# -gt 1 ] && printf ' %q' "${@:2}"; printf '\n'; } > "$log"
+	vrun "$@" >> "$log" 2>&1
 }

@@ -67,7 +67,7 @@ def strip_roots(path, roots):
     return path[len(best):]
 
 
-_LOADER_RULE = {}
+_LOADER_RULE: dict = {}
 
 
 def loader_rule(obj):

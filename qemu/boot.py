@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Boot a built kernel in QEMU with the matrix's initramfs, and write the
-cell record of the boot.
+"""Boot what a build record names in QEMU, and write the boot record.
 
-The initramfs holds our static init (qemu/init/init.c, built with the
-arch's compiler), the plan it runs (qemu/plans/) and the test module.  The
-QEMU command comes from the arch facts (arch-configs/), is printed
-shell-quoted with V=1 and saved as qemu.cmd, which replays the boot
-exactly.  QEMU is killed after the arch's TIMEOUT.  The record (cell.json,
-matrix/cell.py's schema) says what was booted and how QEMU ended; the judge
-(matrix/judge.py) reads it and the console log, nothing else.
+  qemu/boot.py --build RESULTS/ARCH/CONFIG/build.json --out-dir DIR
+  qemu/boot.py --arch ARCH [--config CONFIG] --kernel-dir KDIR --out-dir DIR
+               [--obj OBJ] [--src SRC] [--plan PLAN] [--module KO]
 
-Alone, on a kernel the matrix built:
-  qemu/boot.py --arch x86_64 --kernel-dir build/x86_64/variant-on --out-dir /tmp/boot
-(or make ARCH=x86_64 boot).  Exit status: 0 when QEMU ran (whatever the
-boot did: the judge decides), 1 when the boot could not be set up.
+The first form is the matrix's boot stage: the image and the initramfs
+(the static init qemu/init/init.c, the plan, the test module and its
+variants) are matrix/build.sh's, named by its build.json.  The second
+boots a kernel it is given (KDIR holds image and vmlinux; the matrix's are
+in $BUILD/ARCH/kernel-LINES): it makes the init and the initramfs itself
+(matrix/build_record.py, no build checks) into DIR/build.json first.
+
+The QEMU command comes from the arch facts (arch-configs/), is printed
+shell-quoted with V=1 and saved as DIR/qemu.cmd, which replays the boot
+exactly.  QEMU is killed after the arch's TIMEOUT.  The record
+(DIR/boot.json, matrix/records.py's Boot) names its build record and says
+how QEMU ended; the judge (matrix/judge.py) reads the records and the
+console log, nothing else.  Exit status: 0 when QEMU ran (whatever the
+boot did: the judge decides), 1 when the boot could not be set up (the
+record says why).
 """
 import argparse
 import os
@@ -28,54 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
+import records  # noqa: E402
 from plan import Plan, PlanError  # noqa: E402
-
-
-def fail(msg):
-    print('boot.py: %s' % msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def initramfs(facts, a, kdir, out):
-    """Build the init and the initramfs; return the cpio's path."""
-    init = os.path.join(a.obj, 'lltest-init')
-    cc = cell.tool(facts, 'gcc')
-    log = os.path.join(out, 'init.log')
-    with open(log, 'w') as f:
-        if subprocess.run([cc, '-static', '-Os', '-Wall', '-Wextra', '-Werror', '-std=gnu11',
-                           '-o', init, os.path.join(HERE, 'init', 'init.c')],
-                          stdout=f, stderr=f).returncode:
-            fail('init build failed (see %s)' % log)
-    lst = os.path.join(kdir, 'initramfs.list')
-    files = [('init', init, '0755'), ('plan', a.plan, '0644')]
-    if a.module:
-        files.append(('lltest.ko', a.module, '0644'))
-        # its companions built beside it (lltest_race.ko), at / too
-        mdir = os.path.dirname(a.module)
-        files += [(x, os.path.join(mdir, x), '0644') for x in sorted(os.listdir(mdir))
-                  if x.endswith('.ko') and x != 'lltest.ko' and
-                  os.path.join(mdir, x) != os.path.realpath(a.module)]
-    # the module's load-time variants (qemu/variants.py), in /m
-    if a.variants:
-        vdir = os.path.dirname(a.variants)
-        files += [('m/' + x, os.path.join(vdir, x), '0644')
-                  for x in sorted(os.listdir(vdir)) if x.endswith('.ko')]
-        ddir = os.path.join(vdir, 'dwarf')
-        if os.path.isdir(ddir):
-            files += [('v/' + x, os.path.join(ddir, x), '0644')
-                      for x in sorted(os.listdir(ddir)) if x.endswith('.ko')]
-    with open(lst, 'w') as f:
-        f.write('dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n'
-                'dir /proc 0755 0 0\ndir /sys 0755 0 0\ndir /m 0755 0 0\n'
-                'dir /v 0755 0 0\n')
-        for name, path, mode in files:
-            f.write('file /%s %s %s 0 0\n' % (name, path, mode))
-    cpio = os.path.join(kdir, 'initramfs.cpio')
-    gen = os.path.join(a.obj, 'usr', 'gen_init_cpio')
-    with open(cpio, 'wb') as f:
-        if not os.access(gen, os.X_OK) or subprocess.run([gen, lst], stdout=f).returncode:
-            fail('gen_init_cpio failed (%s)' % gen)
-    return cpio
 
 
 def qemu_argv(facts, image, cpio, console):
@@ -88,82 +48,95 @@ def qemu_argv(facts, image, cpio, console):
                                               os.environ.get('APPEND', ''))).strip()])
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--arch', required=True)
-    ap.add_argument('--config', default='on', help='the configuration booted (default: on)')
-    ap.add_argument('--kernel-dir', required=True,
-                    help='holds image and vmlinux (the matrix: $BUILD/ARCH/variant-CONFIG)')
-    ap.add_argument('--obj', help='the kernel build folder (default: the parent of --kernel-dir)')
-    ap.add_argument('--src', help='the kernel tree (default: $BUILD/src/linux)')
-    ap.add_argument('--plan', default=os.path.join(HERE, 'plans', 'lltest.plan'))
-    ap.add_argument('--module', help='the test module (default: KERNEL_DIR/lltest.ko if present)')
-    ap.add_argument('--out-dir', required=True, help='where console.log, qemu.cmd and cell.json go')
-    a = ap.parse_args()
-    try:
-        facts = cell.load_arch(a.arch, a.config)
-    except cell.FactsError as e:
-        fail(str(e))
-    try:
-        Plan(a.plan)
-    except (OSError, PlanError) as e:
-        fail('the plan: %s' % e)
+def given_kernel(a, out):
+    """The build record of a kernel given by --kernel-dir: the init and
+    the initramfs made for it, no build checks."""
     kdir = os.path.realpath(a.kernel_dir)
-    a.obj = os.path.realpath(a.obj or os.path.dirname(kdir))
+    obj = os.path.realpath(a.obj or os.path.dirname(kdir))
     build = os.path.realpath(os.environ.get('BUILD', os.path.join(TOP, 'build')))
     src = a.src or os.path.join(build, 'src', 'linux')
     if a.module is None and os.path.exists(os.path.join(kdir, 'lltest.ko')):
         a.module = os.path.join(kdir, 'lltest.ko')
-    a.variants = os.path.join(os.path.dirname(a.module), 'variants', 'variants.json') \
-        if a.module else ''
-    if a.variants and not os.path.exists(a.variants):
-        a.variants = ''
-    image, vmlinux = os.path.join(kdir, 'image'), os.path.join(kdir, 'vmlinux')
-    if not os.path.exists(image):
-        fail('no kernel image %s' % image)
+    path = os.path.join(out, 'build.json')
+    argv = [sys.executable, os.path.join(TOP, 'matrix', 'build_record.py'), '--arch', a.arch,
+            '--config', a.config, '--obj', obj, '--kernel-dir', kdir, '--src', src,
+            '--dir', os.path.join(out, 'initramfs'), '--out', path, '--plan', a.plan,
+            '--module', a.module or '', '--no-checks']
+    if subprocess.run(argv).returncode:
+        sys.exit('boot.py: no build record for %s' % kdir)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--build', help='the build record (matrix/build.sh\'s build.json)')
+    ap.add_argument('--arch')
+    ap.add_argument('--config', default='on', help='the configuration booted (default: on)')
+    ap.add_argument('--kernel-dir', help='a kernel to boot: holds image and vmlinux')
+    ap.add_argument('--obj', help='its build folder (default: the parent of --kernel-dir)')
+    ap.add_argument('--src', help='the kernel tree (default: $BUILD/src/linux)')
+    ap.add_argument('--plan', default=os.path.join(HERE, 'plans', 'lltest.plan'))
+    ap.add_argument('--module', help='the test module (default: KERNEL_DIR/lltest.ko if present)')
+    ap.add_argument('--out-dir', required=True, help='where console.log, qemu.cmd and boot.json go')
+    a = ap.parse_args()
+    if bool(a.build) == bool(a.kernel_dir) or (a.kernel_dir and not a.arch):
+        ap.error('either --build, or --arch and --kernel-dir')
     out = os.path.realpath(a.out_dir)
     os.makedirs(out, exist_ok=True)
     console = os.path.join(out, 'console.log')
-    for f in (console, os.path.join(out, 'cell.json'), os.path.join(out, 'result.json')):
+    for f in (console, os.path.join(out, 'boot.json'), os.path.join(out, 'result.json')):
         if os.path.exists(f):
             os.unlink(f)
+    path = os.path.realpath(a.build) if a.build else given_kernel(a, out)
+    build = records.read(records.Build, path)
+    facts = cell.load_arch(build.arch, build.config)
+    rec = records.Boot(arch=build.arch, config=build.config, facts=facts, console=console,
+                       build=path, plan=build.plan, timeout=int(facts['TIMEOUT']))
 
-    cpio = initramfs(facts, a, kdir, out)
-    argv = qemu_argv(facts, image, cpio, console)
-    cmd = shlex.join(argv)
+    def setup_error(msg):
+        print('boot.py: %s' % msg, file=sys.stderr)
+        rec.setup_error = msg
+        open(console, 'a').close()
+        records.write(os.path.join(out, 'boot.json'), rec)
+        return 1
+    if not build.ok:
+        return setup_error('the build failed (%s): %s' % (build.stage, build.reason))
+    try:
+        Plan(records.resolve_path(build.plan, TOP))
+    except (OSError, PlanError) as e:
+        return setup_error('the plan: %s' % e)
+    for what, p in (('kernel image', build.image), ('initramfs', build.initramfs)):
+        if not p or not os.path.exists(p):
+            return setup_error('no %s (%s)' % (what, p or 'not in %s' % path))
+    argv = qemu_argv(facts, build.image, build.initramfs, console)
+    rec.qemu_cmd = shlex.join(argv)
     with open(os.path.join(out, 'qemu.cmd'), 'w') as f:
-        f.write(cmd + '\n')
+        f.write(rec.qemu_cmd + '\n')
     if os.environ.get('V') == '1':
-        print('+ ' + cmd, file=sys.stderr)
-    timeout = int(facts['TIMEOUT'])
-    rec = {'arch': a.arch, 'config': a.config, 'facts': facts, 'console': console,
-           'image': image, 'vmlinux': vmlinux if os.path.exists(vmlinux) else '',
-           'module': a.module or '', 'variants': a.variants, 'plan': cell.project_path(a.plan), 'src': src,
-           'obj': a.obj, 'strip': [src + '/', os.path.realpath(src) + '/', a.obj + '/'],
-           'cross_compile': facts['CROSS_COMPILE'], 'qemu_cmd': cmd, 'timeout': timeout,
-           'qemu_rc': -1, 'timed_out': False, 'missing': '', 'seconds': 0}
+        print('+ ' + rec.qemu_cmd, file=sys.stderr)
     if shutil.which(facts['QEMU']) is None:
-        rec['missing'] = facts['QEMU']
-        print('[%s] %s not found' % (a.arch, facts['QEMU']))
+        rec.missing = facts['QEMU']
+        print('[%s] %s not found' % (build.arch, facts['QEMU']))
     else:
-        print('[%s] %s: booting in %s (timeout %ds)' % (a.arch, a.config, facts['QEMU'], timeout),
-              flush=True)
+        print('[%s] %s: booting in %s (timeout %ds)' % (build.arch, build.config, facts['QEMU'],
+                                                       rec.timeout), flush=True)
         t0 = time.monotonic()
         with open(os.path.join(out, 'qemu.out'), 'wb') as qout:
             p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=qout, stderr=qout)
             try:
-                rec['qemu_rc'] = p.wait(timeout=timeout)
+                rec.qemu_rc = p.wait(timeout=rec.timeout)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
-                rec['timed_out'] = True
-        rec['seconds'] = int(time.monotonic() - t0)
+                rec.timed_out = True
+        rec.seconds = int(time.monotonic() - t0)
         print('[%s] %s: QEMU %s after %d s' % (
-            a.arch, a.config, 'timed out' if rec['timed_out'] else 'exited %d' % rec['qemu_rc'],
-            rec['seconds']), flush=True)
+            build.arch, build.config,
+            'timed out' if rec.timed_out else 'exited %d' % rec.qemu_rc, rec.seconds),
+            flush=True)
     if not os.path.exists(console):
         open(console, 'w').close()
-    cell.write_record(os.path.join(out, 'cell.json'), rec)
+    records.write(os.path.join(out, 'boot.json'), rec)
     return 0
 
 

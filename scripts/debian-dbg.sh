@@ -3,8 +3,8 @@
 # Debian's linux-image-cloud-amd64-dbg, the reference kernel of the host-tool
 # tests and benchmarks: which version, fetched (apt-get download) and
 # unpacked (dpkg-deb -x) into the lineloc cache, ${LINELOC_CACHE:-~/.cache/
-# lineloc}.  Every user asks here: lltest.py (debian_tree), linetab.sh,
-# bench-table.sh, bench.py.
+# lineloc}.  Every user asks here: tests/hosttool/suite/common.py
+# (debian_tree), linetab.sh, bench-table.sh, bench.py.
 #
 # The rule: the newest version of linux-image-cloud-amd64-dbg by dpkg's
 # version order (dpkg --compare-versions) among those apt's lists offer and
@@ -58,7 +58,7 @@ apt_opts="-q -o Acquire::Retries=3"
 [ "$(id -u)" -ne 0 ] || apt_opts="$apt_opts -o APT::Sandbox::User=root"
 
 mkdir -p "$dir" || die "cannot make $dir"
-# one fetch at a time (lltest and a benchmark may start together)
+# one fetch at a time (the host-tool suite and a benchmark may start together)
 if command -v flock >/dev/null 2>&1; then
 	exec 9>"$dir/.lock" || die "cannot open $dir/.lock"
 	flock 9 || die "cannot lock $dir/.lock"

@@ -27,7 +27,7 @@ amd64)
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross
 	qemu-system-x86 qemu-system-arm qemu-user-static
 	busybox-static ccache debootstrap
-	yamllint shellcheck
+	yamllint shellcheck mypy
 "
 	# static zlib for hosttool/lineloc-i686 and lineloc-s390x
 	ZLIB_ARCHES="i386 s390x"
@@ -39,7 +39,7 @@ i386)
 	gcc-x86-64-linux-gnu binutils-x86-64-linux-gnu libc6-dev-amd64-cross
 "
 	ZLIB_ARCHES=
-	# lltest's debian part downloads linux-image-cloud-amd64-dbg:amd64
+	# the host-tool suite's debian part downloads linux-image-cloud-amd64-dbg:amd64
 	FOREIGN=amd64
 	;;
 *)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Lint what the repo holds: shell scripts (shellcheck), every Python file
-# (pyflakes), the workflows (yamllint, and shellcheck on every run:
+# (pyflakes; mypy on the matrix's), the workflows (yamllint, and shellcheck on every run:
 # step), and the series bookkeeping (series/series lists exactly the patches
 # present; each patch is signed off and checkpatch --strict clean).
 set -uo pipefail
@@ -22,6 +22,16 @@ for f in "${pys[@]}"; do
 	[ -f "$f" ] || continue
 	if out=$(/usr/bin/python3 -m pyflakes "$f" 2>&1); then ok "pyflakes $f"; else bad "pyflakes $f"; echo "$out" | head -10; fi
 done
+# mypy (Debian's) where types carry the design: the matrix's records and
+# the stages that read and write them
+typed=(matrix/*.py matrix/judges/*.py qemu/boot.py)
+if out=$(/usr/bin/python3 -m mypy --ignore-missing-imports --follow-imports=silent \
+	--no-error-summary "${typed[@]}" 2>&1); then
+	ok "mypy: ${#typed[@]} files of matrix/ and qemu/"
+else
+	bad "mypy: ${#typed[@]} files of matrix/ and qemu/"
+	echo "$out" | head -20
+fi
 
 for f in .github/workflows/*.yml; do
 	[ -f "$f" ] || continue

@@ -6,8 +6,8 @@
 # hole, not a pass).  A suite that ends without
 # that line counts as one failure.  Suites: lint, the judge's self-test, the
 # host tool, the build-only configurations, the matrix (a cell per arch of ARCHES, default all),
-# the host tool on the matrix's kernels (lltest's parts that read them, run
-# after the matrix so that a fresh machine runs them too), lineloc's rows
+# the host tool on the matrix's kernels (the host-tool suite's parts that read
+# them, run after the matrix so that a fresh machine runs them too), lineloc's rows
 # against libdw's on those kernels and Debian's,
 # decode_stacktrace.sh on the matrix's logs, planted faults, the hardened
 # boots of one arch (make test-hardened), arm64 built

@@ -56,7 +56,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
 from console import AT, FRAME, LOC, LOCATED, read, trace_frames  # noqa: E402
-from judge import variant_segments  # noqa: E402
+from judges.modules import variant_segments  # noqa: E402
 from oracles import ModuleOracle, Symbols  # noqa: E402
 
 # what console.py located selects, and the first location of a decoded line

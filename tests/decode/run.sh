@@ -27,7 +27,10 @@ set -uo pipefail
 for a in ${ARCHES:-$ALL_ARCHES}; do
 	load_arch "$a"
 	log=$RESULTS/on/console.log
-	vmlinux=$OBJ/variant-on/vmlinux
+	# what the 'on' boot booted (its build record)
+	field() { python3 "$top/matrix/cell.py" field "$RESULTS/on/build.json" "$1" 2>/dev/null; }
+	vmlinux=$(field vmlinux)
+	mods=$(dirname "$(field module)")
 	if [ ! -f "$log" ] || [ ! -f "$vmlinux" ]; then
 		bad "$a: no 'on' console log or vmlinux: run the matrix first"
 		continue
@@ -43,9 +46,9 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 	# nm and an addr2line a frame, one CPU each
 	git -C "$SRC" show pristine:scripts/decode_stacktrace.sh > "$RESULTS/on/decode-pristine.sh"
 	CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
-		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt" &
+		"$mods" < "$in" > "$RESULTS/on/decode-out.txt" 2> "$RESULTS/on/decode-err.txt" &
 	CROSS_COMPILE=$CROSS_COMPILE bash "$RESULTS/on/decode-pristine.sh" "$vmlinux" "$SRC" \
-		"$OBJ/variant-on" < "$in" > "$RESULTS/on/decode-pristine-out.txt" 2>/dev/null &
+		"$mods" < "$in" > "$RESULTS/on/decode-pristine-out.txt" 2>/dev/null &
 	wait
 	# the module the script decodes "[lltest]" frames through (its find_module)
 	ko=
@@ -56,7 +59,7 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 			ko=$f
 			break
 		fi
-	done < <(find "$OBJ/variant-on" -name 'lltest.ko*')
+	done < <(find "$mods" -name 'lltest.ko*')
 	old_ok=$(grep -cE ' \([^ ()]+:[0-9]+[ )]' "$RESULTS/on/decode-pristine-out.txt")
 	res=$(python3 "$top/tests/decode/oracle.py" "$a" "$log" "$in" "$RESULTS/on/decode-out.txt" \
 		"$vmlinux" "$SRC" "$ko")
@@ -86,7 +89,7 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 		sed -E 's/^ *([^ ]+) from ([^ ]+) \(([^ ()]+)\)$/[<00000000>] (\1) from [<00000000>] (\2 (\3))/' \
 			"$in" > "$RESULTS/on/decode-verbose-in.txt"
 		CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
-			"$OBJ/variant-on" < "$RESULTS/on/decode-verbose-in.txt" > "$RESULTS/on/decode-verbose-out.txt" 2>/dev/null
+			"$mods" < "$RESULTS/on/decode-verbose-in.txt" > "$RESULTS/on/decode-verbose-out.txt" 2>/dev/null
 		plain=$(grep -oE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-out.txt" | sort | md5sum)
 		verbose=$(grep -oE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt" | sort | md5sum)
 		nv=$(grep -cE '\([^ ()]+:[0-9]+\)' "$RESULTS/on/decode-verbose-out.txt")

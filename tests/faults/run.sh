@@ -13,8 +13,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${BUILD:=$top/build}"
 BUILD=$(realpath -m "$BUILD")
 export BUILD
-# one variant is enough to plant faults in (the kernels are the matrix's)
-export VARIANTS=on
+# one configuration is enough to plant faults in (the kernels are the matrix's)
+export CONFIGS=on
 # shellcheck source=tests/result.sh
 . "$top/tests/result.sh"
 field() { python3 "$top/matrix/cell.py" field "$@" 2>/dev/null; }
@@ -66,11 +66,13 @@ check "hang: reason '$r'" grep -q 'timed out after 20s, last init line: write /s
 #    whose line llvm-symbolizer contradicts, and any location printed with
 #    the option off.
 on=$BUILD/results/x86_64/on
-if [ -f "$on/console.log" ] && [ -f "$on/cell.json" ]; then
-	judge() { # CONFIG LOG OUT: the 'on' boot's record, with another console and configuration
-		python3 "$top/matrix/cell.py" derive "$on/cell.json" "$3.cell.json" \
-			config="$1" facts.LINES="$1" console="$2" &&
-			python3 "$top/matrix/judge.py" "$3.cell.json" --out "$3" > "$3.log" 2>&1
+if [ -f "$on/console.log" ] && [ -f "$on/boot.json" ]; then
+	judge() { # LINES LOG OUT: the 'on' boot's records, with another console, its kernel
+		# built with line locations LINES
+		python3 "$top/matrix/cell.py" derive "$on/build.json" "$3.build.json" lines="$1" &&
+			python3 "$top/matrix/cell.py" derive "$on/boot.json" "$3.boot.json" \
+				config="$1" facts.LINES="$1" console="$2" build="$3.build.json" &&
+			python3 "$top/matrix/judge.py" "$3.boot.json" --out "$3" > "$3.log" 2>&1
 	}
 	mkdir -p "$out/loc"
 	# the control: the log as the kernel printed it passes

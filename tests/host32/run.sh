@@ -18,9 +18,10 @@
 #    qemu-i386-static (so debootstrap's second stage too).
 # It checks that the userland is i386 and that the lineloc it tested is a
 # 32-bit i386 program, then counts the inner suite's checks.  Ends with
-# "host32: N passed, M failed, K skipped".  HOST32_PARTS= picks lltest's parts
-# (default all), HT_QUICK and HT_MUTANT_SEED pass through.  Where the
-# kernel runs i386 programs itself the suite is native; under
+# "host32: N passed, M failed, K skipped".  HOST32_PARTS= picks the host-tool
+# suite's parts (tests/hosttool/hostsuite.py; default all), HT_QUICK and
+# HT_MUTANT_SEED pass through.  Where the kernel runs i386 programs itself
+# the suite is native; under
 # qemu-i386-static (measured here, another build running) the root took
 # 20 min to make and the parts synth cli generated debian linetab 37 min,
 # and i386 ASan hangs or fails at random: make test leaves the sanitizer
@@ -29,7 +30,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 root=${LINELOC_I386_ROOT:-/var/cache/lineloc-ci/i386-root}
 cache=${LINELOC_CACHE:-$HOME/.cache/lineloc}
-# lltest's parts (empty: all)
+# the host-tool suite's parts (tests/hosttool/hostsuite.py; empty: all)
 parts=${HOST32_PARTS-}
 # what the root is made of; a change makes a new root
 recipe="bookworm i386 minbase 1"

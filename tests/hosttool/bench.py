@@ -8,10 +8,11 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lltest  # noqa: E402
+from suite import common  # noqa: E402
 
 REPEAT = int(os.environ.get('BENCH_REPEAT', '5'))
 
@@ -35,16 +36,16 @@ def measure(cmd, inp=None, repeat=REPEAT):
 
 
 def main():
-    root, vm = lltest.debian_tree()
+    root, vm = common.debian_tree()
     if not root:
         print('bench: no Debian vmlinux: %s' % vm)
         return 1
-    ll = lltest.LL
+    ll = common.LL
     # under qemu-i386-static where this kernel runs no i386 programs: the
     # figure is then the emulator's, and its name says so
-    ll32 = lltest.ll32() if os.path.exists(lltest.LL32) else [lltest.LL32]
+    ll32 = common.ll32() if os.path.exists(common.LL32) else [common.LL32]
     i686 = 'lineloc-i686' + (' (qemu)' if len(ll32) > 1 else '')
-    st = lltest.stats(vm)
+    st = common.stats(vm)
     print('input: %s' % vm)
     print('  .debug_line %s bytes, %s rows, %s units, DWARF %s' %
           (st['bytes'], st['rows'], st['units'], st['versions']))
@@ -72,8 +73,8 @@ def main():
                                                          name.split()[0]))
 
     rnd = random.Random(4)
-    addrs = lltest.text_sample(vm, 20000, rnd)
-    inp = os.path.join(lltest.tempfile.gettempdir(), 'lineloc-bench-addrs')
+    addrs = common.text_sample(vm, 20000, rnd)
+    inp = os.path.join(tempfile.gettempdir(), 'lineloc-bench-addrs')
     with open(inp, 'w') as f:
         f.write(''.join('0x%x\n' % a for a in addrs))
     print('look up the same 20,000 random .text addresses from stdin '

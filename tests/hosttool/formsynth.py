@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """DWARF 5 line-table headers whose directory and file entry formats use
-every form dwarf_line.c accepts there (lltest part 'forms'), and headers
-with one form it refuses.
+every form dwarf_line.c accepts there (the host-tool suite's oracles
+part, test_forms), and headers with one form it refuses.
 
 accepted(flavour) -> (ELF bytes, expect): the units of ACCEPTED, each a
 file table in a different arrangement of forms; expect lists, per unit,

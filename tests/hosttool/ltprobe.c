@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ltprobe - what linetab_dec.c answers on a table file (lltest part
- * 'forms': damaged compact tables)
+ * ltprobe - what linetab_dec.c answers on a table file (the host-tool
+ * suite's oracles part: damaged compact tables, suite/oracle_checks.py)
  *
  *   ltprobe TABLE [OFF...]
  *

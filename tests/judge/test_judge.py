@@ -19,6 +19,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.join(HERE, '..', '..')
 JUDGE = os.path.join(TOP, 'matrix', 'judge.py')
+MERGE = os.path.join(TOP, 'matrix', 'merge.py')
 PLAN = os.path.realpath(os.path.join(TOP, 'qemu', 'plans', 'lltest.plan'))
 LOGS = os.path.join(HERE, 'logs')
 # the kernel tree (make prepare): its KTAP parser reads the KUnit output
@@ -28,7 +29,8 @@ sys.path.insert(0, os.path.join(TOP, 'matrix'))
 import cell  # noqa: E402
 import console  # noqa: E402
 import stack_usage  # noqa: E402
-import judge as judge_mod  # noqa: E402
+import records  # noqa: E402
+from judges.modules import judge_load_cost  # noqa: E402
 import plan as plans  # noqa: E402
 sys.path.insert(0, os.path.join(TOP, 'tests'))
 from result import Results  # noqa: E402
@@ -38,8 +40,8 @@ result = RESULTS.check
 
 
 def judge(arch, text, rc=0, timeout=30, timed_out=False, console_only=True, floor='1'):
-    """Judge @text as the console of a boot of @arch: a cell record as
-    qemu/boot.py writes it, with no kernel or module to check against
+    """Judge @text as the console of a boot of @arch: a boot record as
+    qemu/boot.py writes it, with no build record: no kernel or module to check against
     (--console-only; the floor of checks @floor, since a log judged alone
     has no location checks)."""
     with tempfile.TemporaryDirectory() as d:
@@ -48,11 +50,10 @@ def judge(arch, text, rc=0, timeout=30, timed_out=False, console_only=True, floo
             f.write(text)
         # the recorded boots have the option off
         facts = dict(cell.load_arch(arch, 'off'), MIN_CHECKS=floor)
-        cell.write_record(os.path.join(d, 'cell.json'), {
-            'arch': arch, 'config': 'recorded', 'facts': facts, 'src': SRC,
-            'console': log, 'plan': PLAN, 'qemu_rc': rc, 'timed_out': timed_out,
-            'timeout': timeout})
-        p = subprocess.run([sys.executable, JUDGE, os.path.join(d, 'cell.json')] +
+        records.write(os.path.join(d, 'boot.json'), records.Boot(
+            arch=arch, config='recorded', facts=facts, console=log, plan=PLAN, qemu_rc=rc,
+            timed_out=timed_out, timeout=timeout))
+        p = subprocess.run([sys.executable, JUDGE, os.path.join(d, 'boot.json')] +
                            (['--console-only'] if console_only else []),
                            capture_output=True, text=True)
         with open(os.path.join(d, 'result.json')) as f:
@@ -74,6 +75,7 @@ class FakeArgs:
     def __init__(self, arch):
         self.facts = cell.load_arch(arch, 'off')
         self.variants = os.path.join(tempfile.gettempdir(), 'no-such-dir', 'variants.json')
+        self.build_figures = {}
 
 
 def expect_red(arch, what, text, want, rc=0, timed_out=False, **kw):
@@ -83,25 +85,25 @@ def expect_red(arch, what, text, want, rc=0, timed_out=False, **kw):
 
 
 def merge_cases():
-    """judge.py --merge: a stage that stopped one configuration keeps the
+    """merge.py: a stage that stopped one configuration keeps the
     other's checks, each check counts once, and report.py names both."""
     ok3 = [{'name': 'c%d' % i, 'ok': True, 'detail': ''} for i in range(3)]
     with tempfile.TemporaryDirectory() as d:
         def write(config, res):
             os.makedirs(os.path.join(d, config), exist_ok=True)
             p = os.path.join(d, config, 'result.json')
-            cell.write_result(p, res)
+            records.write(p, res)
             return p
 
         def merge(paths):
             out = os.path.join(d, 'x86_64', 'result.json')
             os.makedirs(os.path.dirname(out), exist_ok=True)
-            p = subprocess.run([sys.executable, JUDGE, '--merge'] + paths + ['--out', out],
+            p = subprocess.run([sys.executable, MERGE] + paths + ['--out', out],
                                capture_output=True, text=True)
             with open(out) as f:
                 return p.returncode, json.load(f)
-        off = write('off', cell.result('x86_64', 'off', ok3))
-        on = write('on', cell.failure('x86_64', 'on', 'build',
+        off = write('off', records.result('x86_64', 'off', ok3))
+        on = write('on', records.failure('x86_64', 'on', 'build',
                                       'module variants failed (see variants.log)'))
         code, res = merge([off, on])
         names = [c['name'] for c in res['checks']]
@@ -115,13 +117,19 @@ def merge_cases():
                'report: the red cell\'s row names each configuration (%s)' % row)
         # both pairs present (hardened-base/hardened and off/on): each
         # check once, however many pairs there are
+        # /proc/kallsyms as each boot printed it, in its console
         for v in ('off', 'on'):
-            with open(os.path.join(d, v, 'kallsyms.txt'), 'w') as f:
-                f.write(''.join('ffff%04x T f%d\n' % (i, i) for i in range(200)))
-        on = write('on', cell.result('x86_64', 'on', ok3))
-        hb = write('hardened-base', cell.result('x86_64', 'hardened-base', ok3,
+            os.makedirs(os.path.join(d, v), exist_ok=True)
+            log = os.path.join(d, v, 'console.log')
+            with open(log, 'w') as f:
+                f.write('%s\n%s%s\n' % (console.KALLSYMS_BEGIN, ''.join(
+                    'ffff%04x T f%d\n' % (i, i) for i in range(200)), console.KALLSYMS_END))
+            records.write(os.path.join(d, v, 'boot.json'), records.Boot(
+                arch='x86_64', config=v, facts=cell.load_arch('x86_64', v), console=log))
+        on = write('on', records.result('x86_64', 'on', ok3))
+        hb = write('hardened-base', records.result('x86_64', 'hardened-base', ok3,
                                                 figures={'splats': []}))
-        hh = write('hardened', cell.result('x86_64', 'hardened', ok3, figures={'splats': []}))
+        hh = write('hardened', records.result('x86_64', 'hardened', ok3, figures={'splats': []}))
         code, res = merge([off, on, hb, hh])
         names = [c['name'] for c in res['checks']]
         result(code == 0 and len(names) == 14 and len(set(names)) == 14,
@@ -413,7 +421,51 @@ def plan_cases():
             result(want in got, 'plan: %r refused at its line' % text.strip(), got)
 
 
+def stage_cases():
+    """judge.py --build: a build that stopped, or a boot that could not be
+    set up, is that stage's failed check after the build checks judged
+    before it; a record of the wrong schema is refused by name."""
+    with tempfile.TemporaryDirectory() as d:
+        def run(build, boot=None):
+            bj, out = os.path.join(d, 'build.json'), os.path.join(d, 'result.json')
+            records.write(bj, build)
+            args = [sys.executable, JUDGE, '--build', bj, '--out', out]
+            if boot is not None:
+                records.write(os.path.join(d, 'boot.json'), boot)
+                args += ['--boot', os.path.join(d, 'boot.json')]
+            p = subprocess.run(args, capture_output=True, text=True)
+            with open(out) as f:
+                return p.returncode, json.load(f)
+        checked = [records.Check('line table: lineloc --table-check', True, '')]
+        code, res = run(records.Build(arch='x86_64', config='on', ok=False, stage='variants',
+                                      reason='module variants failed', checks=checked))
+        names = [(c['name'], c['ok']) for c in res['checks']]
+        result(code == 1 and names == [('line table: lineloc --table-check', True),
+                                       ('build', False)] and res['build'] == 'FAIL',
+               'stage: a failed build keeps the build checks before it (%s)' % names)
+        facts = cell.load_arch('x86_64', 'on')
+        code, res = run(records.Build(arch='x86_64', config='on', checks=checked),
+                        records.Boot(arch='x86_64', config='on', facts=facts, console='',
+                                     setup_error='no initramfs'))
+        names = [(c['name'], c['ok']) for c in res['checks']]
+        result(code == 1 and names[-1] == ('boot', False) and len(names) == 2 and
+               res['boot'] == 'FAIL' and 'no initramfs' in res['reason'],
+               'stage: a boot not set up keeps the build checks (%s, %s)' % (names,
+                                                                            res['reason']))
+        bad = os.path.join(d, 'bad.json')
+        with open(bad, 'w') as f:
+            json.dump({'arch': 'x86_64', 'config': 'on', 'lines': 1}, f)
+        try:
+            records.read(records.Build, bad)
+            why = 'read'
+        except records.RecordError as e:
+            why = str(e)
+        result('lines is 1, not str' in why, 'records: a field of the wrong type is refused '
+               'by name (%s)' % why)
+
+
 def main():
+    stage_cases()
     layering()
     plan_cases()
     stack_usage_cases()
@@ -473,7 +525,7 @@ def main():
         noise = ''.join('[    2.1%02d] clocksource: watchdog line %d\n' % (k, k)
                         for k in range(8))
         seen = FakeCell()
-        judge_mod.judge_load_cost(seen, good.replace(step, step + noise).split('\n'),
+        judge_load_cost(seen, good.replace(step, step + noise).split('\n'),
                                   FakeArgs(arch), {})
         chk = [c for c in seen.checks if c[0].startswith('module.line_locations=0')]
         result(len(chk) == 1 and chk[0][1],

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make test-libdw: lineloc's rows against a third oracle, tests/libdw/dwrows
 # (the same rows read through elfutils' libdw), on the matrix's kernels
-# ($BUILD/<arch>/variant-on/vmlinux for each arch of ARCHES) and Debian's
+# ($BUILD/<arch>/kernel-on/vmlinux for each arch of ARCHES) and Debian's
 # cloud-amd64 vmlinux (scripts/debian-dbg.sh; LINELOC_NO_DEBIAN=REASON does
 # without it).  Per kernel: both exit 0, both print rows, and the two sets
 # of rows, sorted, are equal; else the first lines of their diff.  A kernel
@@ -67,7 +67,7 @@ fi
 
 arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 for arch in $arches; do
-	vm=$BUILD/$arch/variant-on/vmlinux
+	vm=$BUILD/$arch/kernel-on/vmlinux
 	if [ -f "$vm" ]; then
 		compare "$arch" "$vm" copy
 	else

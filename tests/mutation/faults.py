@@ -25,13 +25,13 @@ it.  The unmodified tree is built, booted and judged once per arch first:
 every check a fault names must be there and green.
 """
 
-LLTEST = 'python3 tests/hosttool/lltest.py'
+HOSTSUITE = 'python3 tests/hosttool/hostsuite.py'
 
 CHECKS = {
-    'synth': LLTEST + ' synth',
+    'synth': HOSTSUITE + ' synth',
     # the generated part on its quick variant set (HT_QUICK=1): every
     # toolchain's executables and objects, REL (i386, arm) and RELA
-    'generated-quick': 'HT_QUICK=1 ' + LLTEST + ' generated',
+    'generated-quick': 'HT_QUICK=1 ' + HOSTSUITE + ' generated',
     'linetab': 'tests/hosttool/linetab.sh',
     # dwarf_line.c under libFuzzer with ASan and UBSan: a fixed run count
     # from seed 1, the same inputs every run (tests/hosttool/fuzz.sh)
@@ -39,7 +39,7 @@ CHECKS = {
                        'tests/hosttool/fuzz.sh',
     # DWARF 5 entry forms vs llvm-dwarfdump, big-endian objects vs the
     # cross addr2line, damaged compact tables (issue 26 item 6)
-    'oracles': LLTEST + ' oracles',
+    'oracles': HOSTSUITE + ' oracles',
     # the host-tool suite whole, as make test runs it: what every host
     # fault must turn red under MUTATION_WHOLE=1 (tests/mutation/run.py)
     'hosttool': 'make --no-print-directory test-hosttool HT_PARTS=tools',

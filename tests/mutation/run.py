@@ -12,7 +12,7 @@ check that the tests catch each one.
    $MUTATION_DIR (default /var/cache/lineloc-ci/mutation/src, a fixed
    path outside the clone, whatever BUILD is), and lineloc, linetab and
    lineloc-i686 are built there (lineloc for the kernel faults too:
-   qemu/variants.py runs it).
+   matrix/variants.py runs it).
 2. Each check the chosen faults name runs once on the unmodified copy: it
    must be green ("baseline red" otherwise, and its faults count as not
    caught).
@@ -62,7 +62,7 @@ from faults import CHECKS, FAULTS  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
 sys.path.insert(0, os.path.join(TOP, 'matrix'))
-import cell as cells  # noqa: E402
+import records  # noqa: E402
 DEST = os.environ.get('MUTATION_DIR') or '/var/cache/lineloc-ci/mutation/src'
 MARK = '.mutation-scratch'     # what says a folder is ours to empty
 # what the checks run: lineloc, linetab and lineloc-i686 (the ASan and
@@ -328,7 +328,7 @@ def kernel_run(label, arch, config):
     rr = os.path.join(KBUILD, 'results', label)
     shutil.rmtree(rr, ignore_errors=True)
     os.makedirs(rr)
-    env = dict(os.environ, BUILD=KBUILD, RESULTS_ROOT=rr, VARIANTS=config)
+    env = dict(os.environ, BUILD=KBUILD, RESULTS_ROOT=rr, CONFIGS=config)
     for k in ('ARCH_DIR', 'PLAN', 'SKIP_BUILD', 'LINELOC', 'KOBJ'):
         env.pop(k, None)
     logf = os.path.join(rr, 'run.log')
@@ -341,7 +341,7 @@ def kernel_run(label, arch, config):
     path = os.path.join(rr, arch, config, 'result.json')
     if not os.path.exists(path):     # a build that failed: the cell's
         path = os.path.join(rr, arch, 'result.json')
-    res = cells.read_result(path, arch)
+    res = records.to_dict(records.read_result(path, arch))
     with open(logf, errors='replace') as f:
         built = [int(x) for x in re.findall(r'kernel built in (\d+) s', f.read())]
     return res, secs, sum(built), logf
@@ -464,7 +464,7 @@ def main(argv):
     for f in chosen:
         source(f)       # a stale list stops here, before any build
     red = {}
-    # built for the kernel faults too: qemu/variants.py runs lineloc
+    # built for the kernel faults too: matrix/variants.py runs lineloc
     err = build()
     if err:
         log('mutation-check: the unmodified copy does not build:\n' + err)

@@ -78,11 +78,11 @@ build() {
 	if [ "$kind" = rfc-layout ]; then
 		BUILD=$rfc_build RESULTS_ROOT=$B/results/rfc-layout LINELOC=$v \
 			nice -n 10 "$top/matrix/build-kernel.sh" "$a" >&2 || return 1
-		echo "$rfc_build/$a/variant-$v"
+		echo "$rfc_build/$a/kernel-$v"
 	else
 		BUILD=$lineloc_build KOBJ=$B/lineloc/$a RESULTS_ROOT=$B/results/lineloc LINELOC=$v \
 			nice -n 10 "$top/matrix/build-kernel.sh" "$a" >&2 || return 1
-		echo "$B/lineloc/$a/variant-$v"
+		echo "$B/lineloc/$a/kernel-$v"
 	fi
 }
 
@@ -94,7 +94,7 @@ measure() {
 	nice -n 10 "$top/qemu/boot.py" --arch "$a" --config "$cfg" --kernel-dir "$k" \
 		--obj "$(dirname "$k")" --src "$src" --plan "$plan" --module '' \
 		--out-dir "$out" >&2 || return 1
-	python3 - "$out/cell.json" "$k" "$CROSS_COMPILE" "$top/matrix" <<'PY'
+	python3 - "$out/boot.json" "$k" "$CROSS_COMPILE" "$top/matrix" <<'PY'
 import json, os, subprocess, sys
 sys.path.insert(0, sys.argv[4])
 import console  # noqa: E402

@@ -54,7 +54,7 @@ for c in $(git -C "$main_src" rev-parse refs/tags/pristine) \
 		grep -vE '/linesource$' "$plan" > "$B/lltest-nosections.plan"
 		plan=$B/lltest-nosections.plan
 	fi
-	if PLAN=$plan ARCH_DIR=$dir VARIANTS=$v "$top/matrix/run-arch.sh" "$arch" > "$B/run.log" 2>&1 ||
+	if PLAN=$plan ARCH_DIR=$dir CONFIGS=$v "$top/matrix/run-arch.sh" "$arch" > "$B/run.log" 2>&1 ||
 	   [ "$(python3 "$top/matrix/cell.py" field "$B/results/$arch/result.json" build)/$(python3 \
 		"$top/matrix/cell.py" field "$B/results/$arch/result.json" boot)" = ok/ok ]; then
 		ok "$(git -C "$main_src" log -1 --format=%h "$c") ($v) $subj"
