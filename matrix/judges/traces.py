@@ -4,12 +4,16 @@ marker, its backtrace (the module's call chain, in order) and the source
 line it announced, confirmed by an oracle on the module; the probe's
 interrupted pc; lltest's %pSl lines (loc, textlocs); LKDTM's crashes; and
 every vmlinux frame printed with a location against llvm-symbolizer."""
+from collections import namedtuple
 
 from console import (AT, FIRES, FRAME, INIT, LKDTM_REPORT, LOC, LOCATED, OOPS, WARNING,
                      fault_pc, trace_frames)
 from oracles import Symbols, module_strip, strip_path, symbolize
 
 
+# A vmlinux frame of a trace: its console line's index, sym+off/size, whether
+# it is looked up as is (a faulting or interrupted pc), its printed location.
+Frame = namedtuple('Frame', 'line sym off size exact printed')
 CHAIN = ['lltest_fire', 'lltest_chain_b', 'lltest_chain_a', 'lltest_write']
 
 
@@ -223,17 +227,17 @@ def judge_locations(cell, lines, a, figures):
     call (- 1, Thumb bit dropped) for a return address.  Frames of vmlinux
     under the module's triggers are located."""
     syms = Symbols(a.vmlinux, a.nm)
-    frames = []          # (line index, sym, off, size, exact, printed location or None)
+    frames = []
     for i, m, exact in trace_frames(lines, a.facts, syms.in_entry_text):
         if m.group(4):          # a module frame: not located yet
             continue
         loc = LOCATED.match(lines[i], m.start())
-        frames.append((i, m.group(1), int(m.group(2), 16), int(m.group(3), 16), exact,
-                       '%s:%s' % (loc.group(5), loc.group(6)) if loc else None))
+        frames.append(Frame(i, m.group(1), int(m.group(2), 16), int(m.group(3), 16), exact,
+                           '%s:%s' % (loc.group(5), loc.group(6)) if loc else None))
     addrs = []
     for f in frames:
-        base = syms.address(f[1], f[2], f[3])
-        if base is not None and not f[4]:
+        base = syms.address(f.sym, f.off, f.size)
+        if base is not None and not f.exact:
             base = (base & ~1 if a.thumb else base) - 1
         addrs.append(base)
     known = [x for x in addrs if x is not None]
@@ -242,15 +246,15 @@ def judge_locations(cell, lines, a, figures):
     bad = []
     for f, addr in zip(frames, addrs):
         want = answers.get(addr) if addr is not None else None
-        if f[5]:
+        if f.printed:
             located += 1
-            if want == f[5]:
+            if want == f.printed:
                 agree += 1
             else:
-                bad.append('%s+%#x: printed %s, llvm-symbolizer %s' % (f[1], f[2], f[5], want))
+                bad.append('%s+%#x: printed %s, llvm-symbolizer %s' % (f.sym, f.off, f.printed, want))
         elif want and not want.startswith('??'):
             unlocated_known += 1
-            bad.append('%s+%#x: no location printed, llvm-symbolizer %s' % (f[1], f[2], want))
+            bad.append('%s+%#x: no location printed, llvm-symbolizer %s' % (f.sym, f.off, want))
     figures['frames'] = {'seen': len(frames), 'located': located, 'agreeing': agree}
     print('[%s] frames: %d seen, %d located, %d agreeing with llvm-symbolizer' % (
         a.arch, len(frames), located, agree))
@@ -264,8 +268,8 @@ def judge_locations(cell, lines, a, figures):
                  or l.endswith('Performing direct entry %s' % crash)]
         if not start:
             continue
-        pcs = [f for f in frames if f[0] > start[0] and f[4]]
-        ok = bool(pcs) and pcs[0][5] is not None and pcs[0][5] == answers.get(
-            syms.address(pcs[0][1], pcs[0][2], pcs[0][3]))
+        pcs = [f for f in frames if f.line > start[0] and f.exact]
+        ok = bool(pcs) and pcs[0].printed is not None and pcs[0].printed == answers.get(
+            syms.address(pcs[0].sym, pcs[0].off, pcs[0].size))
         cell.check('lkdtm %s: faulting PC located' % crash, ok,
-                   '%s+%#x (%s)' % (pcs[0][1], pcs[0][2], pcs[0][5]) if pcs else 'no PC frame')
+                   '%s+%#x (%s)' % (pcs[0].sym, pcs[0].off, pcs[0].printed) if pcs else 'no PC frame')
