@@ -56,6 +56,14 @@ want=$frag
 stamp=$( { cat "$frag"; git -C "$SRC" rev-parse HEAD 2>/dev/null; } | sha1sum | cut -d' ' -f1)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.lineloc-config" 2>/dev/null)" != "$stamp" ]; then
 	log "configuring: tinyconfig + common.config + $ARCH_NAME.arch (DWARF ${DWARF:-5})"
+	# every option named must exist in this tree's Kconfig: a "=n" line
+	# for a symbol the tree does not have would pass the check below
+	# silently (a renamed option on another kernel base)
+	known=$(git -C "$SRC" grep -hoE '^\s*(menu)?config [A-Za-z0-9_]+' -- '*Kconfig*' |
+		awk '{ print "CONFIG_" $2 }' | sort -u)
+	[ -n "$known" ] || die "cannot list the Kconfig symbols of $SRC"
+	unknown=$(grep -oE '^CONFIG_[A-Za-z0-9_]+=' "$want" | tr -d = | sort -u | comm -23 - <(echo "$known"))
+	[ -z "$unknown" ] || die "requested options that no Kconfig of $SRC defines: ${unknown//$'\n'/ }"
 	kmake -s tinyconfig >/dev/null
 	# in the build folder: merge_config.sh makes its temporary files in
 	# the current one, which a killed run would leave in the clone

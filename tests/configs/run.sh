@@ -5,7 +5,9 @@
 # BUILD_ONLY (ARCHES=, default all); BUILD_ONLY_ALL=1 (make build-configs)
 # builds every configuration on every arch.
 # An arch's configurations share one O= folder ($BUILD/<arch>-build-only):
-# the second recompiles only what its options change.  Ends with "configs: N passed, M failed".
+# the second recompiles only what its options change.  Then an option that
+# no Kconfig defines must fail a configuration by name.  Ends with
+# "configs: N passed, M failed".
 set -uo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/../../matrix/lib.sh"
@@ -27,4 +29,18 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 		fi
 	done
 done
+# A requested option that this tree's Kconfig does not define fails the
+# configuration by name, "=n" included (else a renamed option would pass).
+scratch=$(mktemp -d)
+printf 'CONFIG_LINELOC_NO_SUCH_OPTION=n\n' > "$scratch/extra.config"
+read -r a _ <<< "${ARCHES:-$ALL_ARCHES}"
+named=no
+if ! out=$(EXTRA_CONFIG=$scratch/extra.config KOBJ=$scratch/obj CONFIGURE_ONLY=1 \
+	"$top/matrix/build-kernel.sh" "$a" 2>&1) &&
+	grep -q 'no Kconfig of .* defines: CONFIG_LINELOC_NO_SUCH_OPTION$' <<< "$out"; then
+	named=yes
+fi
+check "$a: an =n option no Kconfig defines fails by name: '$(grep -m1 'error:' <<< "$out")'" \
+	[ "$named" = yes ]
+rm -rf "$scratch"
 finish configs
