@@ -59,8 +59,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.lineloc-config" 2>/dev/null)" != "
 	# every option named must exist in this tree's Kconfig: a "=n" line
 	# for a symbol the tree does not have would pass the check below
 	# silently (a renamed option on another kernel base)
-	known=$(git -C "$SRC" grep -hoE '^\s*(menu)?config [A-Za-z0-9_]+' -- '*Kconfig*' |
-		awk '{ print "CONFIG_" $2 }' | sort -u)
+	known=$(kconfig_symbols "$SRC")
 	[ -n "$known" ] || die "cannot list the Kconfig symbols of $SRC"
 	unknown=$(grep -oE '^CONFIG_[A-Za-z0-9_]+=' "$want" | tr -d = | sort -u | comm -23 - <(echo "$known"))
 	[ -z "$unknown" ] || die "requested options that no Kconfig of $SRC defines: ${unknown//$'\n'/ }"

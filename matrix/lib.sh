@@ -37,6 +37,13 @@ inputs_key() {
 	sha256sum <<< "$out" | cut -c1-16
 }
 
+# kconfig_symbols TREE: every CONFIG_ symbol the Kconfig files of the git
+# tree TREE define, sorted, one a line.
+kconfig_symbols() {
+	git -C "$1" grep -hoE '^\s*(menu)?config [A-Za-z0-9_]+' -- '*Kconfig*' |
+		awk '{ print "CONFIG_" $2 }' | sort -u
+}
+
 log() { printf '[%s] %s\n' "${ARCH_NAME:-matrix}" "$*"; }
 die() { printf '[%s] error: %s\n' "${ARCH_NAME:-matrix}" "$*" >&2; exit 1; }
 vrun() { [ "${V:-0}" = 1 ] && printf '+ %s\n' "$*" >&2; "$@"; }

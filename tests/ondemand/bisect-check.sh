@@ -35,8 +35,7 @@ for c in $(git -C "$main_src" rev-parse refs/tags/pristine) \
 	git -C "$B/src/linux" checkout -q --detach "$c"
 	dir=$B/arch-configs
 	rm -rf "$dir"; cp -r "$top/arch-configs" "$dir"
-	grep -rhoE --include='Kconfig*' '^(menu)?config [A-Z0-9_]+' "$B/src/linux" |
-		awk '{print "CONFIG_" $2}' | sort -u > "$B/defined"
+	kconfig_symbols "$B/src/linux" > "$B/defined"
 	grep -hoE '^CONFIG_[A-Z0-9_]+' "$dir"/*.config "$dir"/*.arch | sort -u |
 		comm -23 - "$B/defined" | while read -r opt; do
 			sed -i "/^$opt=/d" "$dir"/*.config "$dir"/*.arch
