@@ -17,6 +17,14 @@ from .common import QUICK, TOP, result, skip
 FUZZ_SECONDS = os.environ.get('HT_FUZZ_SECONDS')  # set: a timed run instead
 
 
+def fuzz_runs(env, prefix, quick, full):
+    """PREFIX_RUNS (@quick with HT_QUICK=1, else @full) and PREFIX_SEED (1)
+    in @env unless set; what the run is, for its check's name."""
+    env.setdefault(prefix + '_RUNS', str(quick if QUICK else full))
+    env.setdefault(prefix + '_SEED', '1')
+    return '%s runs, seed %s' % (env[prefix + '_RUNS'], env[prefix + '_SEED'])
+
+
 def test_fuzz(work):
     """dwarf_line.c under libFuzzer with ASan and UBSan.  By default a
     deterministic run (fixed run count and seed, the same inputs
@@ -30,11 +38,7 @@ def test_fuzz(work):
         cmd.append(str(int(FUZZ_SECONDS)))
         what = 'timed run of %ss' % FUZZ_SECONDS
     else:
-        if QUICK:
-            env.setdefault('HT_FUZZ_RUNS', '300000')
-        env.setdefault('HT_FUZZ_RUNS', '2000000')
-        env.setdefault('HT_FUZZ_SEED', '1')
-        what = '%s runs, seed %s' % (env['HT_FUZZ_RUNS'], env['HT_FUZZ_SEED'])
+        what = fuzz_runs(env, 'HT_FUZZ', 300000, 2000000)
     print('== fuzz dwarf_line.c: %s' % what, flush=True)
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        env=env)
@@ -57,11 +61,7 @@ def test_fuzz_modlines(work):
         skip('fuzz modlines.c', 'no clang-14')
         return
     env = dict(os.environ)
-    if QUICK:
-        env.setdefault('HT_ML_FUZZ_RUNS', '50000')
-    env.setdefault('HT_ML_FUZZ_RUNS', '200000')
-    env.setdefault('HT_ML_FUZZ_SEED', '1')
-    what = '%s runs, seed %s' % (env['HT_ML_FUZZ_RUNS'], env['HT_ML_FUZZ_SEED'])
+    what = fuzz_runs(env, 'HT_ML_FUZZ', 50000, 200000)
     print('== fuzz modlines.c + dwarf_reloc.c: %s' % what, flush=True)
     t0 = time.time()
     p = subprocess.run(['make', '-s', '-f', 'hosttool/hosttool.mk',
