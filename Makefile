@@ -6,8 +6,8 @@
 #   make ARCH=arm64 qemu-test one arch
 #   make ARCH=arm64 boot      boot the kernel qemu-test built (CONFIG=on|off)
 #                             with qemu/boot.py, and judge the boot
-#   make prepare              unpack linux-source + series/ into $(BUILD)/src/linux
-#   make series-export        write that tree's commits back into series/
+#   make prepare              unpack linux-source + series/BASE/ into $(BUILD)/src/linux
+#   make series-export        write that tree's commits back into series/BASE/
 #   make sync-lineloc         copy hosttool/ into the lineloc patch (one source)
 #   make hosttool             build hosttool/lineloc (see hosttool/README.md)
 #   make test                 every test: self-tests, lint, host tool, matrix
@@ -36,16 +36,19 @@
 #                             loads, the init and unload holds
 #
 # Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
-# in arch-configs/common.facts), BUILD=
-# (default build/; CI sets a fixed path so that ccache hits across clones),
+# in arch-configs/common.facts), BASE= (the kernel base: 6.1, Debian 12's
+# linux-source, the default; a base has its series in series/BASE/),
+# BUILD= (default build/ for 6.1, build/base-BASE for another base; CI sets
+# a fixed path so that ccache hits across clones),
 # DWARF=4|5 (default 5), V=1 shows the commands.
 
 ARCH ?= x86_64
 ARCHES ?= $(shell python3 matrix/cell.py arches)
 CONFIG ?= on
-BUILD ?= build
+BASE ?= 6.1
+BUILD ?= $(if $(filter 6.1,$(BASE)),build,build/base-$(BASE))
 V ?= 0
-export BUILD V DWARF ARCHES
+export BASE BUILD V DWARF ARCHES
 
 ifeq ($(V),1)
 Q :=

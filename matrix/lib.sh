@@ -4,7 +4,10 @@
 # arch-configs/<arch>.arch; nothing here branches on the arch name.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-: "${BUILD:=$top/build}"
+# the kernel base (BASE=, default 6.1): its series and its build folder
+# shellcheck source=scripts/base.sh
+. "$top/scripts/base.sh"
+: "${BUILD:=$BASE_BUILD}"
 BUILD=$(realpath -m "$BUILD")
 SRC=$BUILD/src/linux
 RESULTS_ROOT=$(realpath -m "${RESULTS_ROOT:-$BUILD/results}")

@@ -22,7 +22,7 @@ case $host in
 amd64)
 	PKGS="$HOSTTOOL
 	bc bison flex cpio kmod rsync libssl-dev libdw-dev
-	linux-source
+	linux-source linux-source-6.12
 	gcc-i686-linux-gnu binutils-i686-linux-gnu libc6-dev-i386-cross
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross
 	qemu-system-x86 qemu-system-arm qemu-user-static

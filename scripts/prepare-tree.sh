@@ -1,29 +1,32 @@
 #!/bin/bash
-# Unpack Debian's linux-source into $1 as a git tree whose first commit is
-# the pristine source, then apply series/ with git am.  Reuses an existing
-# tree when the source tarball and the series are unchanged.
+# Unpack Debian's linux-source of the base (BASE=, scripts/base.sh) into $1
+# as a git tree whose first commit is the pristine source, then apply
+# series/BASE/ with git am.  Reuses an existing tree when the source
+# tarball and the series are unchanged.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/base.sh
+. "$top/scripts/base.sh"
 dest=$1
-tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
-[ -n "$tarball" ] || { echo "prepare-tree: /usr/src/linux-source-6.1.tar.xz missing (apt-get install linux-source)" >&2; exit 1; }
+[ -f "$TARBALL" ] || { echo "prepare-tree: $TARBALL missing (apt-get install $SOURCE_PKG; scripts/install-deps.sh)" >&2; exit 1; }
+tarball=$TARBALL
 
-have=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
-want=$(cat "$top/series/BASE-VERSION")
+have=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null || echo unknown)
+want=$(cat "$SERIES/BASE-VERSION")
 if [ "$have" != "$want" ]; then
-	echo "prepare-tree: NOTE: series was last rebased on linux-source-6.1 $want, installed is $have; applying anyway"
+	echo "prepare-tree: NOTE: series/$BASE was last rebased on $SOURCE_PKG $want, installed is $have; applying anyway"
 fi
 
 patches=()
 while read -r p _; do
 	case "$p" in ''|'#'*) continue ;; esac
-	[ -f "$top/series/$p" ] || { echo "prepare-tree: series/series lists $p, which is missing" >&2; exit 1; }
-	patches+=("$top/series/$p")
-done < "$top/series/series"
+	[ -f "$SERIES/$p" ] || { echo "prepare-tree: series/$BASE/series lists $p, which is missing" >&2; exit 1; }
+	patches+=("$SERIES/$p")
+done < "$SERIES/series"
 
 stamp_of() {
-	{ echo "$have"; stat -c '%s %Y' "$tarball"; cat "$top/series/series" "${patches[@]}" /dev/null; } | sha1sum | cut -d' ' -f1
+	{ echo "$have"; stat -c '%s %Y' "$tarball"; cat "$SERIES/series" "${patches[@]}" /dev/null; } | sha1sum | cut -d' ' -f1
 }
 stamp=$(stamp_of)
 # .lineloc-stamp: the stamp of the inputs the tree was made from, and the
@@ -33,17 +36,17 @@ if [ -f "$dest/.lineloc-stamp" ]; then
 	old_head=$(sed -n 2p "$dest/.lineloc-stamp")
 	head=$(git -C "$dest" rev-parse HEAD 2>/dev/null || echo none)
 	if [ "$old_stamp" = "$stamp" ]; then
-		echo "prepare-tree: $dest is current (linux-source $have, ${#patches[@]} patches)"
+		echo "prepare-tree: $dest is current ($SOURCE_PKG $have, ${#patches[@]} patches)"
 		exit 0
 	fi
-	# The tree may be where series/ was just exported from: then keep it.
+	# The tree may be where series/BASE was just exported from: then keep it.
 	tmp=$(mktemp -d)
 	git -C "$dest" format-patch -q --no-signature --notes -o "$tmp" refs/tags/pristine..HEAD
 	if [ "$(cd "$tmp" && cat -- *.patch 2>/dev/null | sha1sum)" = \
 	     "$(cat "${patches[@]}" /dev/null | sha1sum)" ]; then
 		rm -rf "$tmp"
 		printf '%s\n%s\n' "$stamp" "$head" > "$dest/.lineloc-stamp"
-		echo "prepare-tree: $dest holds series/ as exported; kept"
+		echo "prepare-tree: $dest holds series/$BASE as exported; kept"
 		exit 0
 	fi
 	rm -rf "$tmp"
@@ -51,13 +54,13 @@ if [ -f "$dest/.lineloc-stamp" ]; then
 	# the record, and nobody worked in it.
 	if [ -n "$old_head" ] && [ "$old_head" != "$head" ] &&
 	   [ "${FORCE:-0}" != 1 ] && [ "${CI:-}" != true ]; then
-		echo "prepare-tree: $dest has commits that are not in series/:" >&2
+		echo "prepare-tree: $dest has commits that are not in series/$BASE:" >&2
 		echo "  run 'make series-export' to keep them, or FORCE=1 to rebuild the tree" >&2
 		exit 1
 	fi
 fi
 
-echo "prepare-tree: unpacking linux-source $have into $dest"
+echo "prepare-tree: unpacking $SOURCE_PKG $have into $dest"
 rm -rf "$dest" "$dest.tmp"
 mkdir -p "$dest.tmp"
 tar -xJf "$tarball" -C "$dest.tmp" --strip-components=1
@@ -68,14 +71,14 @@ git config user.email "${GIT_AUTHOR_EMAIL:-$(git -C "$top" config user.email || 
 git config core.autocrlf false
 # Debian's top-level .gitignore ends with "/*" and "!/debian/": force-add.
 git add -f -A
-git commit -q -m "Debian linux-source-6.1 $have (pristine)"
+git commit -q -m "Debian $SOURCE_PKG $have (pristine)"
 git tag -f pristine >/dev/null
 git checkout -q -b lineloc
 git branch -q -D lineloc-import
 if [ ${#patches[@]} -gt 0 ]; then
 	echo "prepare-tree: applying ${#patches[@]} patches"
 	git am -q --whitespace=nowarn "${patches[@]}" || {
-		echo "prepare-tree: series does not apply to linux-source $have" >&2
+		echo "prepare-tree: series/$BASE does not apply to $SOURCE_PKG $have" >&2
 		git am --abort || true
 		exit 1
 	}

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Lint what the repo holds: shell scripts (shellcheck), every Python file
 # (pyflakes; mypy on the matrix's), the workflows (yamllint, and shellcheck on every run:
-# step), and the series bookkeeping (series/series lists exactly the patches
-# present; each patch is signed off and checkpatch --strict clean).
+# step), and the series bookkeeping (each series/BASE/series lists exactly
+# the patches present; each patch is signed off and checkpatch --strict clean).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -65,30 +65,38 @@ else
 	bad "the workflow's matrix lists '$got', arch-configs/common.facts '$want'"
 fi
 
-listed=$(grep -vE '^[[:space:]]*(#|$)' series/series | awk '{print $1}' | sort)
-present=$(for p in series/*.patch; do
-	[ -f "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "${p##*/}"
-done | sort)
-if [ "$listed" = "$present" ]; then ok "series/series lists exactly the patches present"; else bad "series/series and series/*.patch differ"; fi
+# Every base's series (series/BASE/): its list names exactly its patches,
+# each signed off.
+for list in series/*/series; do
+	d=${list%/series}
+	listed=$(grep -vE '^[[:space:]]*(#|$)' "$list" | awk '{print $1}' | sort)
+	present=$(for p in "$d"/*.patch; do
+		[ -f "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "${p##*/}"
+	done | sort)
+	if [ "$listed" = "$present" ]; then ok "$list lists exactly the patches present"; else bad "$list and $d/*.patch differ"; fi
+	for p in $listed; do
+		if grep -q '^Signed-off-by:' "$d/$p"; then ok "$d/$p signed off"; else bad "$d/$p has no Signed-off-by"; fi
+	done
+done
+# The series of this run's base (BASE=, default 6.1) against its tree.
+series=series/${BASE:-6.1}
+listed=$(grep -vE '^[[:space:]]*(#|$)' "$series/series" | awk '{print $1}')
 tree=${BUILD:-build}/src/linux
 cp=$tree/scripts/checkpatch.pl
-for p in $listed; do
-	if grep -q '^Signed-off-by:' "series/$p"; then ok "$p signed off"; else bad "$p has no Signed-off-by"; fi
-done
 # The series applies with git am to the pristine tree, and gives the tree.
 if [ -d "$tree/.git" ]; then
 	wt=$(mktemp -d)
 	git -C "$tree" worktree add -q --detach "$wt" pristine 2>/dev/null
-	mapfile -t pp < <(for p in $listed; do echo "$PWD/series/$p"; done)
+	mapfile -t pp < <(for p in $listed; do echo "$PWD/$series/$p"; done)
 	if git -C "$wt" -c user.name=lint -c user.email=lint@invalid am -q "${pp[@]}" 2>/dev/null; then
-		ok "git am applies the ${#pp[@]} patches of series/ to the pristine tree"
+		ok "git am applies the ${#pp[@]} patches of $series to the pristine tree"
 		if [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" = "$(git -C "$tree" rev-parse 'HEAD^{tree}')" ]; then
 			ok "the result is the prepared tree's HEAD, tree for tree"
 		else
-			bad "series/ applied differs from $tree's HEAD (unexported work? make series-export)"
+			bad "$series applied differs from $tree's HEAD (unexported work? make series-export)"
 		fi
 	else
-		bad "git am does not apply series/ to the pristine tree"
+		bad "git am does not apply $series to the pristine tree"
 	fi
 	git -C "$tree" worktree remove --force "$wt"
 	rm -rf "$wt"
@@ -100,7 +108,7 @@ fi
 if [ -f "$cp" ]; then
 	findings=$(mktemp)
 	for p in $listed; do
-		err=$(perl "$cp" --no-tree --strict --terse --show-types "$PWD/series/$p" 2>&1 >>"$findings")
+		err=$(perl "$cp" --no-tree --strict --terse --show-types "$PWD/$series/$p" 2>&1 >>"$findings")
 		rc=$?
 		if [ "$rc" -gt 1 ] || [ -n "$err" ]; then
 			bad "checkpatch did not run through on $p (exit $rc): $(head -c 300 <<< "$err")"

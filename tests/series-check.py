@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of series/ that need no kernel tree:
+"""Checks of series/BASE/ (BASE=, default 6.1) that need no kernel tree:
  - the files that the lineloc patches add (lib/lineloc/,
    include/linux/lineloc/, scripts/lineloc/) are byte-identical to the
    ones hosttool/files lists, each at its place (one source: make
@@ -46,7 +46,8 @@ def added_files(patch):
     return out
 
 
-series = os.path.join(top, 'series')
+# the series of this run's base (BASE=, default 6.1)
+series = os.path.join(top, 'series', os.environ.get('BASE') or '6.1')
 patches = [l.split()[0] for l in open(os.path.join(series, 'series'))
            if l.strip() and not l.startswith('#')]
 # hosttool/files: "HOSTTOOL-PATH TREE-PATH" a line

@@ -12,7 +12,7 @@ it replaces (which must occur exactly once in that file: a stale entry is
 an error, not a silent skip), the replacement, and the checks, any one of
 which going red catches it.
 
-lineloc's sources live in hosttool/; the kernel's copy (series/) is made
+lineloc's sources live in hosttool/; the kernel's copy (series/6.1/) is made
 from them, so hosttool/ is what is mutated.
 
 A fault with 'tree': 'kernel' lives in the kernel only: its file is a path

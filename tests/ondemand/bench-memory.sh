@@ -26,6 +26,8 @@
 set -euo pipefail
 # shellcheck source=matrix/lib.sh
 . "$(dirname "$0")/../../matrix/lib.sh"
+# the RFC-layout baseline is frozen on the default base
+one_base bench-memory
 t_start=$(date +%s)
 B=$(realpath -m "${BENCH_DIR:-/var/cache/lineloc-ci/bench-memory}")
 frozen=$top/tests/ondemand/rfc-layout

@@ -17,6 +17,10 @@
 # then the size/latency curve over the rows a block (linetab --curve).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/base.sh
+. "$top/scripts/base.sh"
+# the RFC-layout baseline is frozen on the default base
+one_base bench-table
 cd "$top"
 : "${BUILD:=build}"
 # the version scripts/debian-dbg.sh chooses (the newest by dpkg's order),
