@@ -38,6 +38,9 @@ mkdir -p "$OBJ" "$RESULTS"
 frag=$OBJ/lineloc.config
 {
 	cat "${ARCH_DIR:-$top/arch-configs}/common.config"
+	# what the kernel base names differently (scripts/base.sh: BASE)
+	cat "${ARCH_DIR:-$top/arch-configs}/base-$BASE.config" ||
+		die "no arch-configs/base-$BASE.config"
 	printf '%s' "$ARCH_FRAGMENT"
 	case "${DWARF:-5}" in
 	5) echo "CONFIG_DEBUG_INFO_DWARF5=y" ;;

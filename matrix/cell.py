@@ -5,8 +5,9 @@
 arch-configs/common.facts layered under arch-configs/<arch>.arch (KEY=value
 lines; CONFIG_ lines are the arch's kconfig fragment; KEY@CONFIGURATION=value
 overrides KEY for one configuration, KEY@PREFIX*=value for every
-configuration whose name starts with PREFIX, and CONFIG_X@CONFIGURATION=v is
-a fragment line of that configuration only), parsed here and nowhere else.
+configuration whose name starts with PREFIX, KEY@base-BASE=value for one
+kernel base (BASE=, scripts/base.sh), and CONFIG_X@CONFIGURATION=v is a
+fragment line of that configuration only), parsed here and nowhere else.
 The records the stages write after them are matrix/records.py's.
 
 Command line, for the shell scripts:
@@ -56,6 +57,10 @@ CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
 # host32: tests/host32/kernel.sh can build it with 32-bit host programs.
 CAPABILITIES = ('kasan', 'smp', 'host32')
 
+# the kernel base when BASE= is not given (scripts/base.sh)
+DEFAULT_BASE = '6.1'
+
+
 class FactsError(Exception):
     pass
 
@@ -68,14 +73,14 @@ def _parse(path, facts, fragment, config):
                 continue
             if line.startswith('CONFIG_') and '=' in line:
                 # CONFIG_X@CONFIGURATION=v: for that boot configuration only
-                m = re.match(r'^(CONFIG_\w+)@([a-z0-9_-]+\*?)(=.*)$', line)
+                m = re.match(r'^(CONFIG_\w+)@([a-z0-9_.-]+\*?)(=.*)$', line)
                 if not m:
                     fragment.append((0, line))
                 elif _rank(m.group(2), config):
                     fragment.append((_rank(m.group(2), config),
                                      m.group(1) + m.group(3)))
                 continue
-            m = re.match(r'^([A-Z_]+)(?:@([a-z0-9_-]+\*?))?=(.*)$', line)
+            m = re.match(r'^([A-Z_]+)(?:@([a-z0-9_.-]+\*?))?=(.*)$', line)
             if not m:
                 raise FactsError('%s:%d: not KEY=value: %s' % (path, n, line))
             key, only, val = m.groups()
@@ -88,13 +93,16 @@ def _parse(path, facts, fragment, config):
 
 def _rank(only, config):
     """How a KEY@ONLY line applies to @config: 0 a plain KEY (ONLY None),
-    1 a prefix (ONLY 'hardened*' for every configuration named hardened...),
-    2 the configuration itself; None when it does not apply."""
+    1 the kernel base (ONLY 'base-6.12' when BASE=6.12), 2 a prefix (ONLY
+    'hardened*' for every configuration named hardened...), 3 the
+    configuration itself; None when it does not apply."""
     if only is None:
         return 0
+    if only.startswith('base-'):
+        return 1 if only[5:] == (os.environ.get('BASE') or DEFAULT_BASE) else None
     if only.endswith('*'):
-        return 1 if config and config.startswith(only[:-1]) else None
-    return 2 if only == config else None
+        return 2 if config and config.startswith(only[:-1]) else None
+    return 3 if only == config else None
 
 
 def arches(config=None):
@@ -127,19 +135,20 @@ def load_arch(arch, config=None):
     path = os.path.join(ARCH_DIR, arch + '.arch')
     if not os.path.isfile(path):
         raise FactsError('no arch file %s (arches: %s)' % (path, ' '.join(arches())))
-    ranks, fragment = ({}, {}, {}), []
+    ranks, fragment = ({}, {}, {}, {}), []
     for p in (os.path.join(ARCH_DIR, 'common.facts'), path):
         if os.path.exists(p):
             per = {}
             _parse(p, per, fragment, config)
             # plain keys of every file first (the arch's winning), then
-            # KEY@PREFIX* of every file, then KEY@CONFIG of every file: a
-            # KEY@CONFIG of common.facts wins over an arch's plain KEY
+            # KEY@base-BASE, KEY@PREFIX* and KEY@CONFIG of every file, in
+            # that order: a KEY@CONFIG of common.facts wins over an arch's
+            # plain KEY
             for (k, rank), v in per.items():
                 ranks[rank][k] = v
-    layered = dict(ranks[0])
-    layered.update(ranks[1])
-    layered.update(ranks[2])
+    layered = {}
+    for r in ranks:
+        layered.update(r)
     for k in REQUIRED:
         if not layered.get(k):
             raise FactsError('%s: %s is not set' % (path, k))

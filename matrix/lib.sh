@@ -35,7 +35,7 @@ inputs_key() {
 		(cd "$top" && git ls-files -o --exclude-standard -z -- $MATRIX_INPUTS |
 			xargs -0r sha256sum) &&
 		dpkg-query -W -f '${Package}=${Version}\n' &&
-		{ env | grep -E '^(ARCH_DIR|BOOT_CONFIG|CCACHE|DWARF|EXTRA_CONFIG|KHOSTCC|CONFIGS|LINELOC|PLAN|SKIP_BUILD|VARIANT_SEED)=.' | sort || true; }
+		{ env | grep -E '^(ARCH_DIR|BOOT_CONFIG|BASE|CCACHE|DWARF|EXTRA_CONFIG|KHOSTCC|CONFIGS|LINELOC|PLAN|SKIP_BUILD|VARIANT_SEED)=.' | sort || true; }
 	} 2>/dev/null ) || return 0
 	sha256sum <<< "$out" | cut -c1-16
 }

@@ -86,9 +86,10 @@ def read_cmd(obj_dir, obj):
             first = f.readline().rstrip('\n')
     except OSError as e:
         raise Error('%s: %s' % (obj, e.strerror))
-    m = re.match(r'^cmd_(\S+) := (.*)$', first)
+    # "cmd_" up to 6.2, "savedcmd_" since
+    m = re.match(r'^(?:saved)?cmd_(\S+) := (.*)$', first)
     if not m:
-        raise Error('%s: no cmd_ line' % path)
+        raise Error('%s: no cmd_ (or savedcmd_) line' % path)
     lex = shlex.shlex(m.group(2).replace('$$', '$'), posix=True, punctuation_chars=';&|')
     lex.whitespace_split = True
     argv = []

@@ -11,6 +11,8 @@
 # warning says which it misses).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/base.sh
+. "$top/scripts/base.sh"
 tree=$(realpath "$1")
 cd "$tree"
 if ! git diff --quiet || ! git diff --cached --quiet; then
@@ -18,6 +20,29 @@ if ! git diff --quiet || ! git diff --cached --quiet; then
 	exit 1
 fi
 dirs="lib/lineloc include/linux/lineloc scripts/lineloc"
+# rewrite path P | rewrite text: P, or standard input, as the base's
+# series/BASE/rewrites has it ("path A => B", "text A => B": whole lines)
+rewrite() {
+	python3 -c '
+import sys
+kind, rules = sys.argv[1], {}
+try:
+    for l in open(sys.argv[2]):
+        k, _, r = l.rstrip("\n").partition(" ")
+        if k == kind and " => " in r:
+            a, b = r.split(" => ", 1)
+            rules[a] = b
+except OSError:
+    pass
+if kind == "path":
+    print(rules.get(sys.argv[3], sys.argv[3]))
+else:
+    for l in sys.stdin:
+        e = l.endswith("\n")
+        l = l.rstrip("\n")
+        sys.stdout.write(rules.get(l, l) + ("\n" if e else ""))
+' "$1" "$SERIES/rewrites" "${2:-}"
+}
 # commit_of SUBJECT: the series' commit with that subject
 commit_of() {
 	local c
@@ -52,8 +77,10 @@ while read -r src dst; do
 		esac ;;
 	'#'*|'') ;;
 	*)	[ -n "$dst" ] || { echo "sync-lineloc: $src: no place in the tree" >&2; exit 1; }
+		# this base's place and lines for it (series/BASE/rewrites)
+		dst=$(rewrite path "$dst" < /dev/null)
 		mkdir -p "$(dirname "$dst")"
-		cp "$top/hosttool/$src" "$dst"
+		rewrite text < "$top/hosttool/$src" > "$dst"
 		files+=("$dst")
 		keep="$keep$dst " ;;
 	esac

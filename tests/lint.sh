@@ -81,7 +81,9 @@ done
 # The series of this run's base (BASE=, default 6.1) against its tree.
 series=series/${BASE:-6.1}
 listed=$(grep -vE '^[[:space:]]*(#|$)' "$series/series" | awk '{print $1}')
-tree=${BUILD:-build}/src/linux
+# shellcheck source=scripts/base.sh
+. scripts/base.sh
+tree=${BUILD:-$BASE_BUILD}/src/linux
 cp=$tree/scripts/checkpatch.pl
 # The series applies with git am to the pristine tree, and gives the tree.
 if [ -d "$tree/.git" ]; then

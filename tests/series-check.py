@@ -53,6 +53,22 @@ patches = [l.split()[0] for l in open(os.path.join(series, 'series'))
 # hosttool/files: "HOSTTOOL-PATH TREE-PATH" a line
 files = [l.split() for l in open(os.path.join(top, 'hosttool', 'files')).read().split('\n')
          if l.strip() and not l.startswith('#')]
+# series/BASE/rewrites: where this base's tree holds those files
+# differently (a path moved, a whole line renamed), as sync-lineloc.sh
+# writes them
+paths, texts = {}, {}
+if os.path.exists(os.path.join(series, 'rewrites')):
+    for l in open(os.path.join(series, 'rewrites')):
+        kind, _, rule = l.rstrip('\n').partition(' ')
+        if kind in ('path', 'text') and ' => ' in rule:
+            a, b = rule.split(' => ', 1)
+            (paths if kind == 'path' else texts)[a] = b
+files = [[f[0], paths.get(f[1], f[1])] if len(f) == 2 else f for f in files]
+
+
+def rewritten(text):
+    return ''.join(texts.get(l.rstrip('\n'), l.rstrip('\n')) + '\n' if l.endswith('\n')
+                   else texts.get(l, l) for l in text.splitlines(True))
 # the patches that add the lineloc files (lib/lineloc: ..., scripts/lineloc:
 # ... and scripts: add lineloc ...), their files together
 ll = [p for p in patches if re.search(r'-(scripts-lineloc|lib-lineloc|scripts-add-lineloc)-', p)]
@@ -63,7 +79,7 @@ if ll:
     ll = ['the lineloc patches (%d)' % len(ll)]
     say(all(len(f) == 2 for f in files), 'hosttool/files: a place in the tree for every file')
     for f, dst in (f for f in files if len(f) == 2):
-        ours = open(os.path.join(top, 'hosttool', f)).read()
+        ours = rewritten(open(os.path.join(top, 'hosttool', f)).read())
         say(new.get(dst) == ours,
             '%s: %s is hosttool/%s (else: make sync-lineloc)' % (ll[0], dst, f))
     # what the kernel build runs: kbuild/, all of it built by the Makefile

@@ -197,8 +197,8 @@ static char *tag = "";
 module_param(tag, charp, 0444);
 MODULE_PARM_DESC(tag, "suffix of the trigger names this load prints");
 
-lltest_noipa ssize_t lltest_write(struct file *file, const char __user *buf,
-				  size_t count, loff_t *ppos)
+static lltest_noipa ssize_t lltest_write(struct file *file, const char __user *buf,
+					 size_t count, loff_t *ppos)
 {
 	enum lltest_kind kind = (uintptr_t)file->private_data;
 	char name[32];

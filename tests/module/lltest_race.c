@@ -48,6 +48,7 @@
 #include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/version.h>
 
 static char *target = "lltest";
 module_param(target, charp, 0444);
@@ -105,12 +106,22 @@ static int race_notify(struct notifier_block *nb, unsigned long state,
 	WRITE_ONCE(race_size[1], 0);
 	/* the sizes are 0 before the bases change: pairs with race_thread() */
 	smp_wmb();
+	/* the core and init text: a layout each before 6.4, a memory since */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	WRITE_ONCE(race_base[0], (unsigned long)mod->mem[MOD_TEXT].base);
+	WRITE_ONCE(race_base[1], (unsigned long)mod->mem[MOD_INIT_TEXT].base);
+	/* the bases are set before the sizes: pairs with race_thread() */
+	smp_wmb();
+	WRITE_ONCE(race_size[0], mod->mem[MOD_TEXT].size);
+	WRITE_ONCE(race_size[1], mod->mem[MOD_INIT_TEXT].size);
+#else
 	WRITE_ONCE(race_base[0], (unsigned long)mod->core_layout.base);
 	WRITE_ONCE(race_base[1], (unsigned long)mod->init_layout.base);
 	/* the bases are set before the sizes: pairs with race_thread() */
 	smp_wmb();
 	WRITE_ONCE(race_size[0], mod->core_layout.text_size);
 	WRITE_ONCE(race_size[1], mod->init_layout.text_size);
+#endif
 	atomic_inc(&race_loads);
 	return NOTIFY_OK;
 }
