@@ -247,14 +247,23 @@ def trace_frames(lines, facts, in_entry_text):
 
 
 def kallsyms_listing(lines):
-    """The init's print of /proc/kallsyms (without addresses), or None."""
+    """The init's print of /proc/kallsyms (without addresses), or None: a
+    list of runs, each the "type name" lines of the symbols at one address
+    (the init starts a line with '=' when its symbol has the address of the
+    line before), in the listing's order."""
     try:
         b = lines.index(KALLSYMS_BEGIN)
         e = lines.index(KALLSYMS_END)
     except ValueError:
         return None
-    listing = [INNER_TIMESTAMP.sub('', l) for l in lines[b + 1:e]]
-    return [l for l in listing if l]
+    runs: list = []
+    for l in lines[b + 1:e]:
+        l = INNER_TIMESTAMP.sub('', l)
+        if l.startswith('=') and runs:
+            runs[-1].append(l[1:])
+        elif l:
+            runs.append([l])
+    return runs
 
 
 def frame_lines(lines, facts=None, mask=None):

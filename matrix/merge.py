@@ -16,7 +16,7 @@ splats, the configuration printed no report that its baseline did not.
 Exit status: 0 for a green cell.
 """
 import argparse
-import difflib
+import collections
 import fnmatch
 import os
 import sys
@@ -55,28 +55,61 @@ def hold_splats(cell, b, v, figures):
                    '; new: ' + '; '.join(new[:4]) if new else ''))
 
 
+def same_order(a, b):
+    """Whether two listings (runs of symbols at one address, in order) order
+    their symbols alike: one sequence of symbols fits both, that is no two
+    symbols come in one order in @a and in the other in @b.  The order among
+    symbols at one address is the link's tie-break, and whether two symbols
+    share an address can change with the alignment of what comes before
+    them.  Returns None, or the first symbols where no sequence fits both
+    (the n-th "type name" of a listing is the n-th of the other)."""
+    def ranks(runs):
+        seen: collections.Counter = collections.Counter()
+        rank = {}
+        for k, run in enumerate(runs):
+            for l in sorted(run):
+                seen[l] += 1
+                rank[(l, seen[l])] = k
+        return rank
+    ra, rb = ranks(a), ranks(b)
+    if ra.keys() != rb.keys():
+        return sorted('%s%s' % ('-' if s in ra else '+', s[0])
+                      for s in ra.keys() ^ rb.keys())[:8]
+    # sorted by @a's runs, then @b's: @b's must not go back
+    order = sorted(ra, key=lambda s: (ra[s], rb[s]))
+    for u, w in zip(order, order[1:]):
+        if rb[u] > rb[w]:
+            return ['%s before %s' % (u[0], w[0])]
+    return None
+
+
 def hold_kallsyms(cell, b, v, lists):
     """/proc/kallsyms lists the same (type, name) sequence in @b and @v
-    but for the series' own functions (EXTRA)."""
+    but for the series' own functions (EXTRA), up to the order of symbols
+    that share an address (same_order)."""
     off, on = lists.get(b) or [], lists.get(v) or []
     allowed = [l.strip() for l in open(EXTRA) if l.strip() and not l.startswith('#')]
 
     def name(l):
         return l.split()[1] if len(l.split()) > 1 else ''
 
-    def ok_name(n):
-        return any(fnmatch.fnmatchcase(n.split('.')[0], pat) for pat in allowed)
-    diff = []
-    sm = difflib.SequenceMatcher(None, off, on, autojunk=False)
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op != 'equal':
-            diff += ['-' + l for l in off[i1:i2]] + ['+' + l for l in on[j1:j2]]
-    bad = [d for d in diff if not ok_name(name(d[1:]))]
+    def ours(l):
+        return any(fnmatch.fnmatchcase(name(l).split('.')[0], pat) for pat in allowed)
+
+    def others(runs):
+        return [r for r in ([l for l in run if not ours(l)] for run in runs) if r]
+    flat = {c: [l for run in runs for l in sorted(run)] for c, runs in ((b, off), (v, on))}
+    extra = collections.Counter(l for l in flat[v] if ours(l))
+    extra.subtract(collections.Counter(l for l in flat[b] if ours(l)))
+    gained = sorted(l for l, n in extra.items() for _ in range(n))
+    lost = sorted(l for l, n in extra.items() for _ in range(-n))
+    bad = same_order(others(off), others(on))
     cell.check('/proc/kallsyms: %s and %s list the same (type, name) sequence' % (b, v),
-               len(off) > 100 and not bad,
-               '%d lines %s, %d %s; differences (all the series\' own functions): %s%s' % (
-                   len(off), b, len(on), v, ' '.join(d.replace(' ', '') for d in diff) or 'none',
-                   '; NOT ALLOWED: ' + ' '.join(bad[:8]) if bad else ''))
+               len(flat[b]) > 100 and bad is None,
+               '%d lines %s, %d %s; the series\' own functions gained: %s, lost: %s%s' % (
+                   len(flat[b]), b, len(flat[v]), v, ' '.join(gained) or 'none',
+                   ' '.join(lost) or 'none',
+                   '; NOT THE SAME from: ' + ', '.join(bad) if bad else ''))
 
 
 def listing(result_path):

@@ -43,6 +43,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -537,6 +538,8 @@ static int do_kallsyms(void)
 	static char buf[8 << 20];
 	struct timespec t0, t1;
 	size_t len = 0, lines = 0;
+	const char *prev = NULL;
+	ptrdiff_t prev_len = 0;
 	char *p, *nl;
 	ssize_t n;
 	int fd;
@@ -562,6 +565,11 @@ static int do_kallsyms(void)
 			say("cannot quiet printk");
 		close(fd);
 	}
+	/*
+	 * Each line without its address; a line at the address of the line
+	 * before it starts with '=', since the order among symbols at one
+	 * address is the link's, not something the series decides.
+	 */
 	say("begin /proc/kallsyms");
 	for (p = buf; p < buf + len; p = nl + 1) {
 		char *sp = memchr(p, ' ', buf + len - p);
@@ -569,8 +577,13 @@ static int do_kallsyms(void)
 		nl = memchr(p, '\n', buf + len - p);
 		if (!nl || !sp || sp > nl)
 			break;
+		if (prev && sp - p == prev_len && !memcmp(p, prev, prev_len) &&
+		    write(1, "=", 1) < 0)
+			return -1;
 		if (write(1, sp + 1, nl - sp) < 0)
 			return -1;
+		prev = p;
+		prev_len = sp - p;
 	}
 	say("end /proc/kallsyms");
 	fd = open("/proc/sys/kernel/printk", O_WRONLY);
