@@ -53,17 +53,32 @@ for f in .github/workflows/*.yml; do
 	rm -rf "$tmp"
 done
 
-# The arch list lives in arch-configs/common.facts; the workflow's job
-# matrix cannot read it, so it must say the same.
+# The arch lists live in arch-configs/common.facts; the workflow's job
+# matrices cannot read them, so they must say the same: job "matrix" the
+# default base's arches, job "matrix-BASE" (dots as dashes) the
+# TEST_ARCHES of each of TEST_BASES.
+job_arches() {
+	/usr/bin/python3 -c 'import sys, yaml
+jobs = yaml.safe_load(open(sys.argv[1]))["jobs"]
+print(" ".join(jobs[sys.argv[2]]["strategy"]["matrix"]["arch"]) if sys.argv[2] in jobs else "no job " + sys.argv[2])' \
+		.github/workflows/ci.yml "$1" 2>&1
+}
 want=$(python3 matrix/cell.py arches)
-got=$(/usr/bin/python3 -c 'import sys, yaml
-print(" ".join(yaml.safe_load(open(sys.argv[1]))["jobs"]["matrix"]["strategy"]["matrix"]["arch"]))' \
-	.github/workflows/ci.yml 2>&1)
+got=$(job_arches matrix)
 if [ "$want" = "$got" ]; then
 	ok "the workflow's matrix lists the arches of arch-configs/common.facts ($want)"
 else
 	bad "the workflow's matrix lists '$got', arch-configs/common.facts '$want'"
 fi
+for b in $(python3 matrix/cell.py common TEST_BASES); do
+	want=$(BASE=$b python3 matrix/cell.py common TEST_ARCHES)
+	got=$(job_arches "matrix-${b//./-}")
+	if [ "$want" = "$got" ]; then
+		ok "the workflow's matrix-${b//./-} lists TEST_ARCHES of base $b ($want)"
+	else
+		bad "the workflow's matrix-${b//./-} lists '$got', TEST_ARCHES of base $b '$want'"
+	fi
+done
 
 # Every base's series (series/BASE/): its list names exactly its patches,
 # each signed off.
@@ -78,6 +93,16 @@ for list in series/*/series; do
 		if grep -q '^Signed-off-by:' "$d/$p"; then ok "$d/$p signed off"; else bad "$d/$p has no Signed-off-by"; fi
 	done
 done
+# The files the series adds are one source across the bases: the same
+# bytes on every base but where series/BASE/rewrites says how and why.
+if out=$(python3 tests/series-bases.py 2>&1); then rc=0; else rc=$?; fi
+while IFS= read -r l; do
+	case $l in
+	'ok   '*) ok "${l#ok   }" ;;
+	'FAIL '*) bad "${l#FAIL }" ;;
+	esac
+done <<< "$out"
+grep -qE '^(ok  |FAIL) ' <<< "$out" || bad "tests/series-bases.py exited $rc: $out"
 # The series of this run's base (BASE=, default 6.1) against its tree.
 series=series/${BASE:-6.1}
 listed=$(grep -vE '^[[:space:]]*(#|$)' "$series/series" | awk '{print $1}')

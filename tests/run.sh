@@ -28,6 +28,11 @@ suites=(lint judge hosttool configs matrix hosttool-kernels libdw decode faults 
 arches=${ARCHES:-$(python3 matrix/cell.py arches)}
 # the kernel tree (series applied) is needed by lint's checkpatch and the matrix
 make --no-print-directory prepare || { echo "total: 0 passed, 1 failed, 0 skipped"; exit 1; }
+# the other bases' suites, SUITE@BASE: lint, configs and matrix on that
+# base, on its TEST_ARCHES (arch-configs/common.facts)
+for b in $(python3 matrix/cell.py common TEST_BASES); do
+	suites+=("lint@$b" "configs@$b" "matrix@$b")
+done
 [ -n "${SUITES:-}" ] && read -ra suites <<< "$SUITES"
 pass=0 fail=0 skipped=0 summary=()
 # allowed SUITE WHAT: tests/skips.allow names the skip (SUITE GLOB -- REASON)
@@ -42,7 +47,14 @@ allowed() {
 	return 1
 }
 for s in "${suites[@]}"; do
-	case $s in
+	# SUITE@BASE: the suite on that base, in its build folder, on its arches
+	on=() base_build=$BUILD base_arches=$arches
+	if [ "$s" != "${s#*@}" ]; then
+		base_build=$BUILD/base-${s#*@}
+		base_arches=$(BASE=${s#*@} python3 matrix/cell.py common TEST_ARCHES)
+		on=(env BASE="${s#*@}" BUILD="$base_build" ARCHES="$base_arches")
+	fi
+	case ${s%@*} in
 	lint) cmd=(make --no-print-directory lint) ;;
 	judge) cmd=(make --no-print-directory test-judge) ;;
 	hosttool) cmd=(make --no-print-directory test-hosttool HT_PARTS=tools) ;;
@@ -65,7 +77,7 @@ for s in "${suites[@]}"; do
 	esac
 	echo "=== $s: ${cmd[*]}"
 	t0=$(date +%s)
-	"${cmd[@]}" 2>&1 | tee "$logdir/$s.log"
+	"${on[@]}" "${cmd[@]}" 2>&1 | tee "$logdir/$s.log"
 	rc=${PIPESTATUS[0]}
 	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$logdir/$s.log" | tail -1)
 	# the skips, as their SKIP lines say (a suite's inner suites' too)
@@ -78,11 +90,11 @@ for s in "${suites[@]}"; do
 			disallowed=$((disallowed + 1))
 		done
 	fi
-	if [ "$s" = matrix ]; then
+	if [ "${s%@*}" = matrix ]; then
 		# the matrix's checks are counted from its cells' results; a cell
 		# without one counts as a failure
 		# shellcheck disable=SC2086
-		line=$(python3 matrix/cell.py count "$(realpath -m "$BUILD")/results" $arches)
+		line=$(python3 matrix/cell.py count "$(realpath -m "$base_build")/results" $base_arches)
 	elif [ "$s" = hardened ]; then
 		# likewise, the one cell of the hardened boots
 		line=$(python3 matrix/cell.py count "$(realpath -m "$BUILD")/results-test-hardened" \
