@@ -9,6 +9,7 @@
 #   make prepare              unpack linux-source + series/BASE/ into $(BUILD)/src/linux
 #   make series-export        write that tree's commits back into series/BASE/
 #   make sync-lineloc         copy hosttool/ into the lineloc patch (one source)
+#   make BASE=6.12 range-diff git range-diff of the 6.1 series and BASE's
 #   make hosttool             build hosttool/lineloc (see hosttool/README.md)
 #   make test                 every test: self-tests, lint, host tool, matrix
 #   make bench                the benchmarks (bench-hosttool, bench-table,
@@ -56,7 +57,7 @@ else
 Q := @
 endif
 
-.PHONY: all matrix matrix-hardened test-hardened qemu-test boot kernel prepare series-export sync-lineloc test bench lint \
+.PHONY: all matrix matrix-hardened test-hardened qemu-test boot kernel prepare series-export sync-lineloc range-diff test bench lint \
 	test-judge test-decode test-hosttool-kernels test-faults test-host32 test-hosttool32 mutation-check test-reproducible bisect-check bench-link bench-table bench-memory build-configs clean help
 
 .DEFAULT_GOAL := all
@@ -107,6 +108,12 @@ series-export:
 
 sync-lineloc: prepare
 	$(Q)scripts/sync-lineloc.sh $(BUILD)/src/linux
+
+# the series of BASE= against the default base's, patch by patch
+range-diff:
+	$(Q)$(MAKE) --no-print-directory BASE=6.1 BUILD=build prepare
+	$(Q)$(MAKE) --no-print-directory prepare
+	$(Q)scripts/range-diff.sh
 
 test:
 	$(Q)tests/run.sh
