@@ -2,8 +2,10 @@
 /*
  * elfrel.c - what the user tool's ELF reader does beyond reading: inflate
  * SHF_COMPRESSED sections (with zlib) and apply the relocations of a
- * relocatable object against a loaded section (x86_64, i386, arm, arm64:
- * the types and sizes of lineloc_rel_type_size(), the one table).  Not in
+ * relocatable object against a loaded section (x86_64, i386, arm, arm64,
+ * riscv64: the types, sizes and operations of lineloc_rel_type_size() and
+ * lineloc_rel_type_op(), the one table; riscv's ADD and SUB pairs add and
+ * subtract in place, as a linker does).  Not in
  * the kernel tree: its writer reads vmlinux only (elf_prepare unset).
  */
 #include <elf.h>
@@ -28,6 +30,14 @@ static void wle32(uint8_t *p, uint32_t v)
 static void wbe32(uint8_t *p, uint32_t v)
 {
 	p[3] = v; p[2] = v >> 8; p[1] = v >> 16; p[0] = v >> 24;
+}
+
+/* The @size-byte field at @p (2, 4 or 8 bytes). */
+static uint64_t field(const struct elf *e, const uint8_t *p, int size)
+{
+	if (size == 2)
+		return e->r16(p);
+	return size == 8 ? e->r64(p) : e->r32(p);
 }
 
 static void wle64(uint8_t *p, uint64_t v)
@@ -110,6 +120,9 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 		uint64_t nsym, j;
 		uint8_t *rd, *sd;
 		size_t cap = 0;
+		uint64_t add_off = 0;	/* the ADD of a pair: its offset, section */
+		uint32_t add_shndx = 0;
+		int in_pair = 0;
 
 		if ((r->type != SHT_REL && !rela) || r->info != target)
 			continue;
@@ -125,7 +138,7 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 			uint8_t *p = rd + j, *sym;
 			uint64_t off, info, addend, value, symi;
 			uint32_t type, shndx;
-			int size;
+			int size, op;
 
 			if (e->is64) {
 				off = e->r64(p);
@@ -167,22 +180,58 @@ static void apply_relocs(struct elf *e, uint32_t target, int strict,
 				value = e->r32(sym + 4);
 				shndx = e->r16(sym + 14);
 			}
-			if (!rela)	/* REL: the addend is in place */
-				addend = size == 8 ? e->r64(t->data + off)
-						   : e->r32(t->data + off);
-			value += addend;
-			if (size == 8)
+			op = lineloc_rel_type_op(e->machine, type);
+			/* an ADD, then its SUB: same offset, same section */
+			if (in_pair && !(op == LINELOC_REL_SUB && off == add_off &&
+					 shndx == add_shndx)) {
+				if (strict)
+					die(e->path, sec_at(r->name, j),
+					    "difference relocation at 0x%" PRIx64
+					    " without its SUB in one section",
+					    add_off);
+				in_pair = 0;
+				if (op == LINELOC_REL_SUB)
+					continue;
+			} else if (!in_pair && op == LINELOC_REL_SUB) {
+				if (strict)
+					die(e->path, sec_at(r->name, j),
+					    "difference relocation at 0x%" PRIx64
+					    " without its ADD", off);
+				continue;
+			}
+			in_pair = op == LINELOC_REL_ADD;
+			add_off = off;
+			add_shndx = shndx;
+			if (op != LINELOC_REL_ABS) {
+				/* in place, whatever the section type */
+				value += rela ? addend : 0;
+				value = op == LINELOC_REL_ADD ?
+					field(e, t->data + off, size) + value :
+					field(e, t->data + off, size) - value;
+			} else {
+				if (!rela)	/* REL: the addend is in place */
+					addend = field(e, t->data + off, size);
+				value += addend;
+			}
+			if (size == 2) {
+				t->data[off + (e->big ? 1 : 0)] = (uint8_t)value;
+				t->data[off + (e->big ? 0 : 1)] = (uint8_t)(value >> 8);
+			} else if (size == 8)
 				(e->big ? wbe64 : wle64)(t->data + off, value);
 			else
 				(e->big ? wbe32 : wle32)(t->data + off,
 							 (uint32_t)value);
-			if (record) {
+			if (record && op != LINELOC_REL_SUB) {
 				e->lrel = grow(e->lrel, &cap, e->nlrel + 1,
 					       sizeof(*e->lrel));
 				e->lrel[e->nlrel].off = off;
 				e->lrel[e->nlrel++].shndx = shndx;
 			}
 		}
+		if (in_pair && strict)
+			die(e->path, sec_at(r->name, r->size),
+			    "difference relocation at 0x%" PRIx64 " without its SUB",
+			    add_off);
 		free(rd);
 		free(sd);
 	}

@@ -658,7 +658,8 @@ int lineloc_dwarf_run(struct lineloc_dwarf_ctx *ctx,
 			advance(&s, u, (255u - u->opcode_base) / u->line_range);
 			break;
 		case DW_LNS_fixed_advance_pc:
-			err = read_un(ctx, &c, 2, &v);
+			/* a difference of two labels: relocated in riscv objects */
+			err = read_reloc(ctx, &c, 2, &v);
 			if (!err) {
 				s.r.address = (s.r.address + v) & s.addr_mask;
 				s.r.op_index = 0;

@@ -31,7 +31,7 @@ static u64 rd(const struct lineloc_rel *r, const u8 *p, unsigned int n)
  * Whether the addend is in the entry or in place is a property of the
  * section (SHT_RELA, SHT_REL), not of the type.
  *
- * Return: 4 or 8, 0 for the machine's NONE, -1 for a type the resolver
+ * Return: 2, 4 or 8, 0 for the machine's NONE, -1 for a type the resolver
  * refuses.
  */
 int lineloc_rel_type_size(u16 machine, u32 type)
@@ -75,8 +75,50 @@ int lineloc_rel_type_size(u16 machine, u32 type)
 			return 4;
 		}
 		break;
+	case LINELOC_EM_RISCV:
+		switch (type) {
+		case LINELOC_R_RISCV_NONE:
+			return 0;
+		case LINELOC_R_RISCV_ADD16:
+		case LINELOC_R_RISCV_SUB16:
+			return 2;
+		case LINELOC_R_RISCV_32:
+		case LINELOC_R_RISCV_ADD32:
+		case LINELOC_R_RISCV_SUB32:
+			return 4;
+		case LINELOC_R_RISCV_64:
+		case LINELOC_R_RISCV_ADD64:
+		case LINELOC_R_RISCV_SUB64:
+			return 8;
+		}
+		break;
 	}
 	return -1;
+}
+
+/**
+ * lineloc_rel_type_op() - what a relocation type does to its field
+ * @machine: the object's e_machine
+ * @type: a type that lineloc_rel_type_size() takes
+ *
+ * Return: LINELOC_REL_ADD or LINELOC_REL_SUB for the halves of a
+ * difference (riscv's ADDn and SUBn), else LINELOC_REL_ABS.
+ */
+int lineloc_rel_type_op(u16 machine, u32 type)
+{
+	if (machine != LINELOC_EM_RISCV)
+		return LINELOC_REL_ABS;
+	switch (type) {
+	case LINELOC_R_RISCV_ADD16:
+	case LINELOC_R_RISCV_ADD32:
+	case LINELOC_R_RISCV_ADD64:
+		return LINELOC_REL_ADD;
+	case LINELOC_R_RISCV_SUB16:
+	case LINELOC_R_RISCV_SUB32:
+	case LINELOC_R_RISCV_SUB64:
+		return LINELOC_REL_SUB;
+	}
+	return LINELOC_REL_ABS;
 }
 
 static u64 ent_size(const struct lineloc_rel *r)
@@ -137,7 +179,10 @@ static void sym_at(const struct lineloc_rel *r, u64 symi, u32 *shndx,
  * Each entry must have a type of the machine's that the resolver takes,
  * lie wholly inside the target section without overlapping the one before,
  * come after it, and name a symbol of the table that is defined in one of
- * the object's sections.
+ * the object's sections.  The halves of a difference come as a pair: an
+ * ADD, then a SUB of the same size at the same offset, their symbols in
+ * one section (their difference is then the same wherever the section
+ * goes).
  *
  * Return: 0 with @r->count set, or a negative LINELOC_REL_E_* code with the
  * entry's offset in @r->err_off and the offending value in @r->err_val.
@@ -158,9 +203,9 @@ int lineloc_rel_check(struct lineloc_rel *r)
 		return fail(r, LINELOC_REL_E_SHAPE, r->rel_size, esz);
 	nsym = div_u64_rem(r->sym_size, (u32)ssz, &rem);
 	for (i = 0; i < n; i++) {
-		u64 off, symi, addend, value;
-		u32 type, shndx;
-		int size;
+		u64 off, symi, addend, value, off2;
+		u32 type, shndx, shndx2, type2;
+		int size, op;
 
 		raw_entry(r, i, &off, &type, &symi, &addend);
 		size = lineloc_rel_type_size(r->machine, type);
@@ -171,6 +216,9 @@ int lineloc_rel_check(struct lineloc_rel *r)
 		last = off;
 		if (!size)
 			continue;
+		op = lineloc_rel_type_op(r->machine, type);
+		if (op == LINELOC_REL_SUB)	/* not after its ADD */
+			return fail(r, LINELOC_REL_E_PAIR, i * esz, type);
 		if (off > r->target_size || (u64)size > r->target_size - off)
 			return fail(r, LINELOC_REL_E_OFFSET, i * esz, off);
 		if (off < next)
@@ -181,6 +229,22 @@ int lineloc_rel_check(struct lineloc_rel *r)
 		sym_at(r, symi, &shndx, &value);
 		if (!shndx || shndx >= r->shnum || shndx >= LINELOC_SHN_LORESERVE)
 			return fail(r, LINELOC_REL_E_SYMSEC, i * esz, shndx);
+		if (op != LINELOC_REL_ADD)
+			continue;
+		/* the SUB of the pair: next, same offset and size */
+		if (i + 1 >= n)
+			return fail(r, LINELOC_REL_E_PAIR, i * esz, type);
+		i++;
+		raw_entry(r, i, &off2, &type2, &symi, &addend);
+		if (off2 != off ||
+		    lineloc_rel_type_op(r->machine, type2) != LINELOC_REL_SUB ||
+		    lineloc_rel_type_size(r->machine, type2) != size)
+			return fail(r, LINELOC_REL_E_PAIR, i * esz, type2);
+		if (symi >= nsym)
+			return fail(r, LINELOC_REL_E_SYMBOL, i * esz, symi);
+		sym_at(r, symi, &shndx2, &value);
+		if (shndx2 != shndx)
+			return fail(r, LINELOC_REL_E_PAIRSEC, i * esz, shndx2);
 	}
 	r->count = n;
 	return 0;
@@ -193,26 +257,47 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_rel_check);
  * @i: the entry, below @r->count
  * @v: the field and its value
  *
- * Return: 0, or 1 if the entry is a NONE relocation (@v then unset).
+ * An ADD entry resolves its pair: the field's contents, plus its symbol
+ * and addend, less the SUB's (both symbols in one section, so no bias).
+ *
+ * Return: 0, or 1 if the entry is a NONE relocation or the SUB of a pair
+ * (@v then unset).
  */
 int lineloc_rel_entry(const struct lineloc_rel *r, u64 i,
 		      struct lineloc_rel_value *v)
 {
 	u64 off, symi, addend, value;
 	u32 type, shndx;
-	int size;
+	int size, op;
 
 	raw_entry(r, i, &off, &type, &symi, &addend);
 	size = lineloc_rel_type_size(r->machine, type);
-	if (size <= 0)
+	op = lineloc_rel_type_op(r->machine, type);
+	if (size <= 0 || op == LINELOC_REL_SUB)
 		return 1;
 	sym_at(r, symi, &shndx, &value);
-	if (!r->rela)		/* REL: the addend is the field's contents */
-		addend = rd(r, r->target + off, (unsigned int)size);
-	if (r->bias)
-		value -= r->bias(r->bias_arg, shndx);
-	value += addend;
-	if (size == 4 || !r->is64)
+	if (op == LINELOC_REL_ADD) {
+		u64 off2, symi2, addend2, value2;
+		u32 type2, shndx2;
+
+		raw_entry(r, i + 1, &off2, &type2, &symi2, &addend2);
+		sym_at(r, symi2, &shndx2, &value2);
+		if (!r->rela) {
+			addend = 0;
+			addend2 = 0;
+		}
+		value = rd(r, r->target + off, (unsigned int)size) +
+			(value + addend) - (value2 + addend2);
+	} else {
+		if (!r->rela)	/* REL: the addend is the field's contents */
+			addend = rd(r, r->target + off, (unsigned int)size);
+		if (r->bias)
+			value -= r->bias(r->bias_arg, shndx);
+		value += addend;
+	}
+	if (size == 2)
+		value &= 0xffffU;
+	else if (size == 4 || !r->is64)
 		value &= 0xffffffffU;
 	v->offset = off;
 	v->size = (u32)size;
@@ -267,6 +352,8 @@ const char *lineloc_rel_strerror(int err)
 		[LINELOC_REL_E_SYMSEC] = "symbol not defined in a section",
 		[LINELOC_REL_E_ORDER] = "relocations not in order of offset",
 		[LINELOC_REL_E_MACHINE] = "machine not supported",
+		[LINELOC_REL_E_PAIR] = "difference relocation without its pair",
+		[LINELOC_REL_E_PAIRSEC] = "difference of symbols in two sections",
 	};
 
 	if (err < 0)

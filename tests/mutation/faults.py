@@ -167,14 +167,14 @@ FAULTS = [
         'what': 'the module loader\'s resolver reads a REL addend in '
                 'little-endian order in a big-endian object',
         'file': 'hosttool/lib/dwarf_reloc.c',
-        'old': '\tif (!r->rela)\t\t/* REL: the addend is the field\'s '
-               'contents */\n\t\taddend = rd(r, r->target + off, '
+        'old': '\t\tif (!r->rela)\t/* REL: the addend is the field\'s '
+               'contents */\n\t\t\taddend = rd(r, r->target + off, '
                '(unsigned int)size);\n',
-        'new': '\tif (!r->rela) {\t/* REL: the addend is the field\'s '
-               'contents */\n\t\tstruct lineloc_rel le = *r;\n\n'
-               '\t\tle.big_endian = false;\n'
-               '\t\taddend = rd(&le, r->target + off, (unsigned int)size);\n'
-               '\t}\n',
+        'new': '\t\tif (!r->rela) {\t/* REL: the addend is the field\'s '
+               'contents */\n\t\t\tstruct lineloc_rel le = *r;\n\n'
+               '\t\t\tle.big_endian = false;\n'
+               '\t\t\taddend = rd(&le, r->target + off, (unsigned int)size);\n'
+               '\t\t}\n',
         'checks': ['oracles'],
     },
     {

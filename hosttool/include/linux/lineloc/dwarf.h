@@ -50,7 +50,8 @@ enum {
  * @big_endian: byte order of the object, chosen once per file
  * @reloc: NULL, or called for each field that a relocatable object's
  *	relocations may change (DW_FORM_strp and DW_FORM_line_strp offsets,
- *	DW_LNE_set_address operands) with the field's .debug_line offset,
+ *	DW_LNE_set_address operands, and DW_LNS_fixed_advance_pc operands,
+ *	which riscv relocates) with the field's .debug_line offset,
  *	size and contents in *@value, which it replaces with the relocated
  *	value; non-zero stops decoding with LINELOC_DW_E_RELOC and the value in
  *	@err_val.  Lets a reader relocate without writing the section.
