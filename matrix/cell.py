@@ -13,6 +13,7 @@ The records the stages write after them are matrix/records.py's.
 Command line, for the shell scripts:
   cell.py arches [CONFIG]            the arch list, one line (with CONFIG:
                                      the arches that can run it)
+  cell.py all-arches                 ARCHES, then ONDEMAND_ARCHES
   cell.py facts ARCH [CONFIG]        the facts as shell assignments (quoted)
   cell.py supports ARCH CONFIG       exit 0 when the arch has what CONFIG NEEDS
   cell.py common KEY                 one fact of common.facts
@@ -43,15 +44,18 @@ ARCH_DIR = os.environ.get('ARCH_DIR') or os.path.join(TOP, 'arch-configs')
 REQUIRED = ('KARCH', 'IMAGE', 'QEMU', 'QEMU_MACHINE', 'CONSOLE', 'MEMORY', 'TIMEOUT',
             'UNWINDER', 'WARN_PC', 'INTERRUPTED_PC', 'FAULT_PC')
 OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC',
+            'TRACE_AFTER_REGS', 'EXCEPTION_RETURN',
             'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION',
             'MODULE_DWARF', 'HARDENED_CONFIGS', 'TEST_HARDENED', 'TEST_BASES', 'TEST_ARCHES',
+            'ONDEMAND_ARCHES',
             # what a boot configuration is (common.facts: KEY@CONFIG)
             'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS', 'BASELINE',
             'BASELINE_CHECK', 'HARDENED',
             # what a green boot has judged at least (matrix/judge.py)
             'MIN_CHECKS', 'PRINTF_TESTS')
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
-           'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'LINES': ('on', 'off'),
+           'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'TRACE_AFTER_REGS': ('', 'y'),
+           'LINES': ('on', 'off'),
            'BASELINE_CHECK': ('', 'kallsyms', 'splats'), 'HARDENED': ('', 'y')}
 # What a configuration may turn on; CAPS says which an arch supports.
 # host32: tests/host32/kernel.sh can build it with 32-bit host programs.
@@ -112,6 +116,14 @@ def arches(config=None):
     if config:
         out = [a for a in out if supports(load_arch(a, config))]
     return out
+
+
+def all_arches():
+    """Every arch with a cell: ARCHES, then ONDEMAND_ARCHES (a cell that
+    make matrix and make test leave out, run by ARCH= or ARCHES=; the
+    host tool's suite builds for every arch)."""
+    c = load_common()
+    return c.get('ARCHES', '').split() + c.get('ONDEMAND_ARCHES', '').split()
 
 
 def supports(facts):
@@ -241,6 +253,8 @@ def main(argv):
     try:
         if cmd == 'arches' and len(args) <= 1:
             print(' '.join(arches(*args)))
+        elif cmd == 'all-arches' and not args:
+            print(' '.join(all_arches()))
         elif cmd == 'common' and len(args) == 1:
             print(load_common().get(args[0], ''))
         elif cmd == 'supports' and len(args) == 2:

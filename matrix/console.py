@@ -56,15 +56,18 @@ LOC_INIT_AFTER = re.compile(r'^lltest: loc_init ')
 LOC = re.compile(r'^lltest: loc ' + FRAME.pattern)
 WARNING = re.compile(r'WARNING: CPU: \d+ PID: \d+ at (\S+):(\d+) ' + FRAME.pattern)
 # x86 "Oops: 0002 [#1]", arm64 "Internal error: Oops: ... [#1]", arm
-# "Internal error: Oops: 805 [#1]" or, for a domain fault, "Internal error: : 81b [#1]".
-OOPS = re.compile(r'(\bOops: |Internal error: ).*\[#\d+\]')
-# The lines of a backtrace: a frame alone (x86, arm64: "? " marks a guess),
-# or arm's "callee [mod] from caller+off/size [mod]".
-TRACE_LINE = re.compile(r'^\s*(?:\? )?(?:[\w.$]+(?: \[\w+\])? from )?(?=[A-Za-z_.$][\w.$]*\+0x)')
+# "Internal error: Oops: 805 [#1]" or, for a domain fault, "Internal error: : 81b [#1]",
+# riscv "Oops [#1]" or "Oops - illegal instruction [#1]".
+OOPS = re.compile(r'(\bOops: |Internal error: ).*\[#\d+\]|\bOops(?: - [^[]*)? \[#\d+\]')
+# The lines of a backtrace: a frame alone (x86, arm64: "? " marks a guess;
+# riscv: "[<address>] " before it), or arm's "callee [mod] from
+# caller+off/size [mod]".
+TRACE_LINE = re.compile(r'^\s*(?:\? )?(?:\[<[0-9a-f]+>\] )?(?:[\w.$]+(?: \[\w+\])? from )?'
+                        r'(?=[A-Za-z_.$][\w.$]*\+0x)')
 CALLEE = re.compile(r'^\s*(?:\? )?([\w.$]+)(?: \[\w+\])? from ')
 CALL_TRACE = re.compile(r'Call [Tt]race:')
 # A trace line that is nothing but frames (bisect-check compares them)
-FRAME_LINE = re.compile(r'^ *(\? )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from )?'
+FRAME_LINE = re.compile(r'^ *(\? )?(\[<[0-9a-f]+>\] )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from )?'
                         r'[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$')
 # a location after a frame or a pc, " (path:line)", at the end of a line
 LOC_SUFFIX = re.compile(r' \([^()\s]+:\d+\)$')
@@ -182,7 +185,7 @@ def fault_pc(facts=None):
     if facts is not None:
         prefixes = [facts['FAULT_PC']]
     else:
-        prefixes = [cell.load_arch(a)['FAULT_PC'] for a in cell.arches()]
+        prefixes = [cell.load_arch(a)['FAULT_PC'] for a in cell.all_arches()]
     return re.compile('(?:%s)' % '|'.join(prefixes) + FRAME.pattern)
 
 
@@ -209,10 +212,15 @@ def trace_frames(lines, facts, in_entry_text):
     first frame of a trace from registers where FIRST_FRAME_PC says so
     (arm64), and, where the arch prints the interrupted pc as a trace frame
     (INTERRUPTED_PC=trace: arm, arm64), the frame after exception entry
-    code (in_entry_text(name) says which functions are).  On arm a line
-    "callee from caller" follows the callee."""
+    code (in_entry_text(name) says which functions are) or after a frame
+    of EXCEPTION_RETURN (riscv: ret_from_exception+0x0, an address the
+    entry code plants, itself a pc).  Where a trace follows a register dump
+    with no "Call Trace:" line (TRACE_AFTER_REGS: riscv), it starts after
+    the faulting-pc line.  On arm a line "callee from caller" follows the
+    callee."""
     fpc = fault_pc(facts)
     first_frame_pc = bool(facts['FIRST_FRAME_PC'])
+    exc_return = facts.get('EXCEPTION_RETURN') or None
     out = []
     pc_seen = first_exact = False
     prev = None             # the function the walk was in just before
@@ -225,6 +233,8 @@ def trace_frames(lines, facts, in_entry_text):
             continue
         if pcl:
             out.append((i, FRAME.search(l, pcl.start(1)), True))
+            if facts.get('TRACE_AFTER_REGS'):
+                first_exact, prev = first_frame_pc, None
             continue
         if l.startswith(INIT) or FIRES.match(l):
             # the harness speaks between traces: the next trace starts anew
@@ -238,8 +248,9 @@ def trace_frames(lines, facts, in_entry_text):
         callee = CALLEE.match(l)
         if callee:
             prev = callee.group(1)
-        exact = first_exact or (facts['INTERRUPTED_PC'] == 'trace' and prev is not None and
-                                in_entry_text(prev))
+        exact = (first_exact or m.group(1) == exc_return or
+                 (facts['INTERRUPTED_PC'] == 'trace' and prev is not None and
+                  (in_entry_text(prev) or prev == exc_return)))
         first_exact = False
         out.append((i, m, exact))
         prev = m.group(1)

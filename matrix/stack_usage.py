@@ -173,13 +173,17 @@ INSN = re.compile(r'^\s*([0-9a-f]+):\t(?:(?:[0-9a-f]{2,8} )+\s*\t)?(\S+)\s*(.*)$
 RELOC = re.compile(r'^\s*([0-9a-f]+): (R_\S+)\s+([^\s+-]+)(?:\+0x([0-9a-f]+))?')
 TARGET = re.compile(r'<([^>+]+)(\+0x[0-9a-f]+)?>')
 CALL_OPS = re.compile(r'^(call[lq]?|bl|blx|bl\.w|blx\.w)$')
+# riscv calls and tail calls: auipc ra (or t1, t0 for a tail call) with
+# R_RISCV_CALL(_PLT) naming the callee, then jalr ra (jr t1)
+RISCV_CALL = re.compile(r'^auipc\s+ra,')
+RISCV_TAIL = re.compile(r'^auipc\s+t[01],')
 # jumps, conditional ones too (a conditional tail call): x86 jmp/jcc,
 # arm b<cc>[.w/.n] and bx, arm64 b, b.<cc>, cbz/cbnz, tbz/tbnz
 CC = r'(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)'
 JUMP_OPS = re.compile(r'^(j[a-z]{1,5}|bx|b%s?(\.[wn])?|b\.%s|cbn?z|tbn?z)$' % (CC, CC))
 # indirect calls; an indirect jump is a switch's jump table (x86 jmp *,
 # arm64 br) or a return (bx lr), not a call
-INDIRECT_OPS = re.compile(r'^(call[lq]?\s+\*|blx\s+r\d|blr\s+x\d)')
+INDIRECT_OPS = re.compile(r'^(call[lq]?\s+\*|blx\s+r\d|blr\s+x\d|jalr\s+(?!ra\b)\w+\s*$)')
 THUNK = re.compile(r'^__x86_indirect_(call_)?thunk_')
 
 
@@ -199,6 +203,11 @@ def parse_objdump(text):
             section = m.group(1)
             continue
         m = FUNC.match(line)
+        # riscv objects keep their local labels (.L*, $x mapping symbols)
+        # in the symbol table: objdump heads a block with each, inside the
+        # function
+        if m and m.group(1)[0] in '.$':
+            continue
         if m:
             cur = funcs.setdefault(m.group(1), {'calls': set(), 'tails': set(),
                                                 'indirect': False})
@@ -229,6 +238,10 @@ def parse_objdump(text):
             continue
         insn_at, op, args = int(m.group(1), 16), m.group(2), m.group(3)
         last_op = 'call' if CALL_OPS.match(op) else 'jump' if JUMP_OPS.match(op) else ''
+        if RISCV_CALL.match(op + ' ' + args):
+            last_op = 'call'
+        elif RISCV_TAIL.match(op + ' ' + args):
+            last_op = 'jump'
         if INDIRECT_OPS.match(op + ' ' + args):
             cur['indirect'] = True
             last_op = ''

@@ -25,7 +25,8 @@ amd64)
 	linux-source linux-source-6.12
 	gcc-i686-linux-gnu binutils-i686-linux-gnu libc6-dev-i386-cross
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross
-	qemu-system-x86 qemu-system-arm qemu-user-static
+	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu libc6-dev-riscv64-cross
+	qemu-system-x86 qemu-system-arm qemu-system-misc qemu-user-static
 	busybox-static ccache debootstrap
 	yamllint shellcheck mypy
 "

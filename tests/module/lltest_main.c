@@ -50,6 +50,9 @@ lltest_noipa int lltest_target(enum lltest_kind kind)
 #elif defined(CONFIG_ARM64)
 #define LLTEST_BRANCH	"b"
 #define LLTEST_STOP	"ret"
+#elif defined(CONFIG_RISCV)
+#define LLTEST_BRANCH	"j"
+#define LLTEST_STOP	"ret"
 #else
 #define LLTEST_BRANCH	"b"
 #define LLTEST_STOP	"bx lr"
@@ -59,6 +62,14 @@ lltest_noipa int lltest_target(enum lltest_kind kind)
 #else
 #define LLTEST_THUMB
 #endif
+/* riscv's kprobes take no compressed jump (c.j): a whole j */
+#ifdef CONFIG_RISCV
+#define LLTEST_ISA_PUSH	".option push\n.option norvc\n"
+#define LLTEST_ISA_POP	".option pop\n"
+#else
+#define LLTEST_ISA_PUSH
+#define LLTEST_ISA_POP
+#endif
 
 /*
  * lltest_probed, and lltest_before just before it (never called), so that
@@ -67,6 +78,7 @@ lltest_noipa int lltest_target(enum lltest_kind kind)
  */
 asm(".pushsection .text, \"ax\"\n"
     ".balign 4\n"
+    LLTEST_ISA_PUSH
     LLTEST_THUMB
     ".type lltest_before, %function\n"
     "lltest_before:\n"
@@ -78,6 +90,7 @@ asm(".pushsection .text, \"ax\"\n"
     "lltest_probed:\n"
     LLTEST_BRANCH " lltest_target\n"
     ".size lltest_probed, . - lltest_probed\n"
+    LLTEST_ISA_POP
     ".popsection\n");
 
 /*

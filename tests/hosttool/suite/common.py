@@ -235,7 +235,7 @@ def same32(name, args, expect_err=None):
 # name, gcc, binutils prefix: the matrix's arches (arch-configs/)
 # (on an i386 host, x86_64's is x86_64-linux-gnu-gcc: matrix/cell.py)
 TOOLCHAINS = [(a, cell.tool(f, 'gcc'), cell.cross_prefix(f))
-              for a, f in ((a, cell.load_arch(a)) for a in cell.arches())]
+              for a, f in ((a, cell.load_arch(a)) for a in cell.all_arches())]
 CC = {a: cc for a, cc, _ in TOOLCHAINS}
 
 

@@ -22,7 +22,7 @@ from oracles import oracle_a2l, oracle_llvm
 
 # the line-table version gas writes for plain -g where gcc does not say
 AS_LINE_VERSION = {a: int(cell.load_arch(a)['AS_LINE_VERSION'])
-                   for a in cell.arches() if cell.load_arch(a)['AS_LINE_VERSION']}
+                   for a in cell.all_arches() if cell.load_arch(a)['AS_LINE_VERSION']}
 
 # name, flags, expected version (per arch where it differs), offset size
 VARIANTS = [
