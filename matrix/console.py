@@ -213,14 +213,16 @@ def trace_frames(lines, facts, in_entry_text):
     (arm64), and, where the arch prints the interrupted pc as a trace frame
     (INTERRUPTED_PC=trace: arm, arm64), the frame after exception entry
     code (in_entry_text(name) says which functions are) or after a frame
-    of EXCEPTION_RETURN (riscv: ret_from_exception+0x0, an address the
-    entry code plants, itself a pc).  Where a trace follows a register dump
+    of EXCEPTION_ENTRY (riscv 6.12: handle_exception, a return address)
+    or of EXCEPTION_RETURN (riscv 6.1: ret_from_exception+0x0, an address
+    the entry code plants, itself a pc).  Where a trace follows a register dump
     with no "Call Trace:" line (TRACE_AFTER_REGS: riscv), it starts after
     the faulting-pc line.  On arm a line "callee from caller" follows the
     callee."""
     fpc = fault_pc(facts)
     first_frame_pc = bool(facts['FIRST_FRAME_PC'])
     exc_return = facts.get('EXCEPTION_RETURN') or None
+    exc_entry = set((facts.get('EXCEPTION_ENTRY') or '').split()) | {exc_return} - {None}
     out = []
     pc_seen = first_exact = False
     prev = None             # the function the walk was in just before
@@ -250,7 +252,7 @@ def trace_frames(lines, facts, in_entry_text):
             prev = callee.group(1)
         exact = (first_exact or m.group(1) == exc_return or
                  (facts['INTERRUPTED_PC'] == 'trace' and prev is not None and
-                  (in_entry_text(prev) or prev == exc_return)))
+                  (in_entry_text(prev) or prev in exc_entry)))
         first_exact = False
         out.append((i, m, exact))
         prev = m.group(1)
