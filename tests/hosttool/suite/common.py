@@ -648,7 +648,10 @@ def text_size(f):
     return 0
 
 
-MATRIX = [(a, pre) for a, _, pre in TOOLCHAINS]
+# the matrix's arches (make test builds their cells first), and the
+# on-demand ones (ONDEMAND_ARCHES) whose cell has been run here
+MATRIX = [(a, pre) for a, _, pre in TOOLCHAINS if a in cell.arches() or
+          os.path.exists(os.path.join(TOP, os.environ.get('BUILD') or 'build', a, 'vmlinux'))]
 
 
 def be_qemu(what):
