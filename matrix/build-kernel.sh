@@ -3,7 +3,8 @@
 # fragments) and build the kernel for ARCH in $BUILD/ARCH.  Fails, naming
 # them, when requested options did not survive olddefconfig.
 # BOOT_CONFIG= picks a boot configuration's facts (arch-configs/
-# common.facts: LINES, and KCONFIG, a fragment merged last and built in
+# common.facts: LINES, and KCONFIG, a fragment merged last, with
+# KCONFIG.base-BASE.config after it where there is one, and built in
 # $BUILD/ARCH-KCONFIG); LINELOC=on|off overrides LINES.
 # KOBJ= names another O= folder; CONFIGURE_ONLY=1 stops once it is
 # configured (tests/host32/kernel.sh builds there itself).
@@ -47,7 +48,12 @@ frag=$OBJ/lineloc.config
 	4) echo "CONFIG_DEBUG_INFO_DWARF4=y" ;;
 	*) die "DWARF=${DWARF} (only 4 or 5)" ;;
 	esac
-	[ -n "$KCONFIG" ] && cat "${ARCH_DIR:-$top/arch-configs}/$KCONFIG.config"
+	if [ -n "$KCONFIG" ]; then
+		cat "${ARCH_DIR:-$top/arch-configs}/$KCONFIG.config"
+		# and what that fragment needs on this kernel base, if anything
+		b=${ARCH_DIR:-$top/arch-configs}/$KCONFIG.base-$BASE.config
+		if [ -f "$b" ]; then cat "$b"; fi
+	fi
 	[ -n "${EXTRA_CONFIG:-}" ] && cat "$EXTRA_CONFIG"
 	[ -n "$cfg_name" ] && cat "$cfg_file"
 } > "$frag"
