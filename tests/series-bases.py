@@ -19,14 +19,12 @@ import sys
 import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT = '6.1'
-fail = 0
-
-
-def say(ok, what):
-    global fail
-    fail += not ok
-    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
+sys.path.insert(0, os.path.join(TOP, 'matrix'))
+sys.path.insert(0, os.path.join(TOP, 'tests'))
+from cell import DEFAULT_BASE as DEFAULT  # noqa: E402
+from result import Results  # noqa: E402
+res = Results('series-bases')
+say = res.check
 
 
 def patches(base):
@@ -112,7 +110,7 @@ def main():
                 ' (' + '; '.join('%s: %s' % (p, differs[p]) for p in diff) + ')'))
         say(not stale, 'series/%s/rewrites: every "differs" file differs%s' % (
             base, ': stale ' + ' '.join(stale) if stale else ''))
-    return 1 if fail else 0
+    return res.finish()
 
 
 if __name__ == '__main__':
