@@ -16,6 +16,7 @@ HOSTTOOL="
 	libelf-dev zlib1g-dev xz-utils
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 	gcc-arm-linux-gnueabi binutils-arm-linux-gnueabi libc6-dev-armel-cross
+	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu libc6-dev-riscv64-cross
 	llvm clang libclang-rt-14-dev
 "
 case $host in
@@ -25,7 +26,6 @@ amd64)
 	linux-source linux-source-6.12
 	gcc-i686-linux-gnu binutils-i686-linux-gnu libc6-dev-i386-cross
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross
-	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu libc6-dev-riscv64-cross
 	qemu-system-x86 qemu-system-arm qemu-system-misc qemu-user-static
 	busybox-static ccache debootstrap
 	yamllint shellcheck mypy
