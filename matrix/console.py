@@ -120,6 +120,8 @@ HOLD = re.compile(r"lltest_race: held (\w+)'s (init )?line table across "
 RACE = re.compile(r'lltest_race: (\d+) lookups, (\d+) located, (\d+) loads seen, cpu (-?\d+)')
 
 # What each LKDTM crash type must produce, whatever the arch.
+# LKDTM's line as it performs a crash: what comes after it is that crash's
+LKDTM_ENTRY = re.compile(r'lkdtm: Performing direct entry \w+$')
 LKDTM_REPORT = {'WARNING': re.compile(r'WARNING: CPU'),
                 'EXCEPTION': OOPS,
                 'BUG': re.compile(r'kernel BUG at')}

@@ -460,6 +460,29 @@ def plan_cases():
             result(want in got, 'plan: %r refused at its line' % text.strip(), got)
 
 
+def lkdtm_cases():
+    """judges.traces.judge_lkdtm: a crash's report is found after the init
+    went on (printed from NMI context, it reaches the console late), but
+    never after LKDTM's next entry: that report is the next crash's."""
+    from judges.traces import judge_lkdtm
+    entry = '[    7.60] lkdtm: Performing direct entry %s'
+    warn = ['[    7.61] ------------[ cut here ]------------',
+            '[    7.61] WARNING: CPU: 0 PID: 81 at drivers/misc/lkdtm/bugs.c:112 lkdtm_WARNING+0x18/0x20']
+    start = ['lltest-init: write /sys/kernel/debug/provoke-crash/DIRECT: writer exited 0',
+             'lltest-init: write /sys/kernel/debug/provoke-crash/DIRECT EXCEPTION: start']
+    for what, lines, ok in (
+            ('the report before the init goes on', [entry % 'WARNING'] + warn + start, True),
+            ('the report after the init went on', [entry % 'WARNING'] + start + warn, True),
+            ('the report after the next entry',
+             [entry % 'WARNING'] + start + [entry % 'EXCEPTION'] + warn, False),
+            ('no report', [entry % 'WARNING'] + start, False)):
+        c = FakeCell()
+        judge_lkdtm(c, lines, 'WARNING')
+        got = [x for x in c.checks if x[0] == 'lkdtm WARNING: report']
+        result(len(got) == 1 and got[0][1] == ok,
+               'lkdtm: %s -> %s' % (what, 'found' if ok else 'no report'), str(got))
+
+
 def stage_cases():
     """judge.py --build: a build that stopped, or a boot that could not be
     set up, is that stage's failed check after the build checks judged
@@ -507,6 +530,7 @@ def main():
     stage_cases()
     layering()
     plan_cases()
+    lkdtm_cases()
     stack_usage_cases()
     arches = sorted(f.split('.')[0] for f in os.listdir(LOGS) if f.endswith('.console.log'))
     result(len(arches) == 4, 'recorded logs for four arches: %s' % arches)
