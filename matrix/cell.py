@@ -44,7 +44,7 @@ ARCH_DIR = os.environ.get('ARCH_DIR') or os.path.join(TOP, 'arch-configs')
 REQUIRED = ('KARCH', 'IMAGE', 'QEMU', 'QEMU_MACHINE', 'CONSOLE', 'MEMORY', 'TIMEOUT',
             'UNWINDER', 'WARN_PC', 'INTERRUPTED_PC', 'FAULT_PC')
 OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC',
-            'TRACE_AFTER_REGS', 'EXCEPTION_RETURN', 'EXCEPTION_ENTRY',
+            'TRACE_AFTER_REGS', 'EXCEPTION_RETURN', 'EXCEPTION_ENTRY', 'BUG_PANICS',
             'BUILD_ONLY', 'CAPS', 'SMP', 'APPEND', 'BOOT_CONFIGS', 'ARCHES', 'AS_LINE_VERSION',
             'MODULE_DWARF', 'HARDENED_CONFIGS', 'TEST_HARDENED', 'TEST_BASES', 'TEST_ARCHES',
             'ONDEMAND_ARCHES',
@@ -55,6 +55,7 @@ OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC
             'MIN_CHECKS', 'PRINTF_TESTS')
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
            'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'TRACE_AFTER_REGS': ('', 'y'),
+           'BUG_PANICS': ('', 'y'),
            'LINES': ('on', 'off'),
            'BASELINE_CHECK': ('', 'kallsyms', 'splats'), 'HARDENED': ('', 'y')}
 # What a configuration may turn on; CAPS says which an arch supports.

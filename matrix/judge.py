@@ -106,7 +106,9 @@ def judge(a):
         lines = []
         print('[%s] cannot read console log: %s' % (a.arch, e))
     reason = boot_verdict(a, lines)
-    out.check('boot', not reason, reason or 'marker reached, guest restarted')
+    ended = ('ended at the plan\'s BUG (BUG_PANICS)' if a.facts.get('BUG_PANICS') == 'y'
+             else 'marker reached, guest restarted')
+    out.check('boot', not reason, reason or ended)
     boot = 'ok' if not reason else ('timeout' if a.timed_out else 'FAIL')
     if not a.console_only:
         judge_record(out, a)

@@ -112,6 +112,11 @@ class Plan:
         """The LKDTM crash types the plan performs, in order."""
         return [m.group(1) for m in (_LKDTM.match(s.arg) for s in self.of('write')) if m]
 
+    def last_step(self):
+        """The step before "done" (or the last step), or None."""
+        steps = [s for s in self.steps if s.verb != 'done']
+        return steps[-1] if steps else None
+
     def textlocs(self):
         """The addresses the textlocs steps write, summed ("textlocs FILE
         COUNT SEED")."""

@@ -24,7 +24,8 @@ def judge_record(cell, a):
 
 def boot_verdict(a, lines):
     """Why the boot failed, or '' for a boot that reached the success
-    marker and restarted the guest by itself."""
+    marker and restarted the guest by itself, or ended at the plan's BUG
+    where the arch's BUG panics."""
     init_lines = [l for l in lines if l.startswith(INIT)]
     last_init = init_lines[-1] if init_lines else None
     panics = [l for l in lines if PANIC.search(l)]
@@ -40,8 +41,15 @@ def boot_verdict(a, lines):
         else:
             reason += ', init never spoke; last line: ' + lines[-1][:80]
         return reason
+    if panics and a.facts.get('BUG_PANICS') == 'y':
+        why = bug_panic(a, lines, panics)
+        if not why:
+            return '' if a.qemu_rc == 0 else 'QEMU exited %d' % a.qemu_rc
+        return 'unplanned panic: %s (%s)' % (panics[0][:100], why)
     if panics:
         return 'unplanned panic: ' + panics[0][:100]
+    if a.facts.get('BUG_PANICS') == 'y' and a.plan.lkdtm()[-1:] == ['BUG']:
+        return "BUG_PANICS, but LKDTM's BUG did not end the boot"
     if not lines:
         return 'no console output (QEMU exit %d)' % a.qemu_rc
     if not success:
@@ -51,6 +59,31 @@ def boot_verdict(a, lines):
         return 'no guest restart after the success marker'
     if a.qemu_rc != 0:
         return 'QEMU exited %d' % a.qemu_rc
+    return ''
+
+
+def bug_panic(a, lines, panics):
+    """Where a kernel-mode BUG panics (arch fact BUG_PANICS: an oops in
+    interrupt context), the plan's last step is LKDTM's BUG and the boot
+    ends there: '' for a boot that did exactly that, else what differs.
+    The init's last line is that step's start, so every step before it
+    ran; LKDTM performed the BUG, the kernel reported it, then panicked
+    with die()'s words, once."""
+    last = a.plan.last_step()
+    bug = 'write /sys/kernel/debug/provoke-crash/DIRECT BUG'
+    if not last or last.text != bug:
+        return "the plan's last step is not LKDTM's BUG"
+    init_lines = [l for l in lines if l.startswith(INIT)]
+    if not init_lines or init_lines[-1] != INIT + bug + ': start':
+        return 'not at the BUG step; last init line: %s' % (
+            init_lines[-1][len(INIT):] if init_lines else '(none)')
+    if len(panics) != 1 or not panics[0].endswith('Fatal exception in interrupt'):
+        return 'not one "Fatal exception in interrupt"'
+    seen = [i for i, l in enumerate(lines) if l.endswith('lkdtm: Performing direct entry BUG')]
+    report = [i for i, l in enumerate(lines) if 'kernel BUG at' in l]
+    panic = next(i for i, l in enumerate(lines) if PANIC.search(l))
+    if not (seen and report and seen[0] < report[0] < panic):
+        return 'no BUG report before it'
     return ''
 
 

@@ -208,10 +208,10 @@ def judge_textlocs(cell, lines, a, figures):
 
 def judge_lkdtm(cell, lines, crash):
     """LKDTM's @crash was performed once and its report follows: in the
-    kernel's lines after it, up to LKDTM's next entry.  The init's lines
-    do not end it: a report printed in NMI context (6.12's riscv runs a
-    kernel-mode ebreak as one) reaches the console only after the writer
-    has returned and the init has gone on."""
+    kernel's lines after it, up to LKDTM's next entry or the test module's
+    next trigger.  The init's lines do not end it: a report printed in NMI
+    context (6.12's riscv runs a kernel-mode ebreak as one) reaches the
+    console only after the writer has returned and the init has gone on."""
     start = [i for i, l in enumerate(lines)
              if l.endswith('lkdtm: Performing direct entry %s' % crash)]
     if not cell.check('lkdtm %s: performed' % crash, len(start) == 1,
@@ -219,7 +219,7 @@ def judge_lkdtm(cell, lines, crash):
         return
     seg = []
     for l in lines[start[0] + 1:]:
-        if LKDTM_ENTRY.search(l):
+        if LKDTM_ENTRY.search(l) or FIRES.match(l):
             break
         if not l.startswith(INIT):
             seg.append(l)

@@ -463,11 +463,13 @@ def plan_cases():
 def lkdtm_cases():
     """judges.traces.judge_lkdtm: a crash's report is found after the init
     went on (printed from NMI context, it reaches the console late), but
-    never after LKDTM's next entry: that report is the next crash's."""
+    never after LKDTM's next entry or the module's next trigger: that
+    report is theirs."""
     from judges.traces import judge_lkdtm
-    entry = '[    7.60] lkdtm: Performing direct entry %s'
-    warn = ['[    7.61] ------------[ cut here ]------------',
-            '[    7.61] WARNING: CPU: 0 PID: 81 at drivers/misc/lkdtm/bugs.c:112 lkdtm_WARNING+0x18/0x20']
+    entry = 'lkdtm: Performing direct entry %s'
+    warn = ['------------[ cut here ]------------',
+            'WARNING: CPU: 0 PID: 81 at drivers/misc/lkdtm/bugs.c:112 lkdtm_WARNING+0x18/0x20']
+    fires = 'lltest: oops fires at /lltest/lltest_main.c:200'
     start = ['lltest-init: write /sys/kernel/debug/provoke-crash/DIRECT: writer exited 0',
              'lltest-init: write /sys/kernel/debug/provoke-crash/DIRECT EXCEPTION: start']
     for what, lines, ok in (
@@ -475,12 +477,49 @@ def lkdtm_cases():
             ('the report after the init went on', [entry % 'WARNING'] + start + warn, True),
             ('the report after the next entry',
              [entry % 'WARNING'] + start + [entry % 'EXCEPTION'] + warn, False),
+            ('the report after the module\'s next trigger',
+             [entry % 'WARNING'] + start + [fires] + warn, False),
             ('no report', [entry % 'WARNING'] + start, False)):
         c = FakeCell()
         judge_lkdtm(c, lines, 'WARNING')
         got = [x for x in c.checks if x[0] == 'lkdtm WARNING: report']
         result(len(got) == 1 and got[0][1] == ok,
                'lkdtm: %s -> %s' % (what, 'found' if ok else 'no report'), str(got))
+
+
+def bug_panic_cases():
+    """judges.boot.boot_verdict where a kernel-mode BUG panics (BUG_PANICS):
+    green only for a boot that ended at the plan's BUG, reported and
+    panicking with die()'s words; that same boot is red without the fact,
+    and a BUG that does not panic is red with it."""
+    from judges.boot import boot_verdict
+
+    class Run:
+        def __init__(self, bug_panics):
+            self.facts = {'BUG_PANICS': 'y' if bug_panics else ''}
+            self.plan = plans.Plan(PLAN)
+            self.missing, self.timed_out, self.qemu_rc, self.timeout = '', False, 0, 30
+    head = ['lltest-init: write /sys/kernel/debug/lltest/oops 1: start', 'Oops [#1]',
+            'lltest-init: write /sys/kernel/debug/lltest/oops: writer killed']
+    bug = ['lltest-init: write /sys/kernel/debug/provoke-crash/DIRECT BUG: start',
+           'lkdtm: Performing direct entry BUG', 'kernel BUG at drivers/misc/lkdtm/bugs.c:105!',
+           'Kernel panic - not syncing: Fatal exception in interrupt']
+    done = ['lltest-init: write /sys/kernel/debug/provoke-crash/DIRECT BUG: start',
+            'lkdtm: Performing direct entry BUG', 'kernel BUG at drivers/misc/lkdtm/bugs.c:105!',
+            'lltest-init: write /sys/kernel/debug/provoke-crash/DIRECT: writer killed',
+            'lltest-init: ALL DONE', 'reboot: Restarting system']
+    for what, lines, fact, want in (
+            ('ended at the BUG', head + bug, True, '^$'),
+            ('ended at the BUG, no fact', head + bug, False, 'unplanned panic'),
+            ('panicked at the oops', head[:2] + bug[-1:], True,
+             'unplanned panic.*not at the BUG step'),
+            ('another panic at the BUG', head + bug[:3] + ['Kernel panic - not syncing: Oh no'],
+             True, 'unplanned panic.*not one'),
+            ('no BUG report', head + bug[:2] + bug[3:], True, 'no BUG report'),
+            ('the BUG did not panic, with the fact', head + done, True, 'did not end the boot'),
+            ('the BUG did not panic, no fact', head + done, False, '^$')):
+        got = boot_verdict(Run(fact), lines)
+        result(re.search(want, got), 'BUG_PANICS: %s -> %s' % (what, want), got)
 
 
 def stage_cases():
@@ -531,6 +570,7 @@ def main():
     layering()
     plan_cases()
     lkdtm_cases()
+    bug_panic_cases()
     stack_usage_cases()
     arches = sorted(f.split('.')[0] for f in os.listdir(LOGS) if f.endswith('.console.log'))
     result(len(arches) == 4, 'recorded logs for four arches: %s' % arches)
