@@ -5,3 +5,5 @@ modtable.h
 modtable.c
 ktable_check.c
 elfrel.c
+inlines.h
+inlines.c

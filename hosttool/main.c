@@ -46,6 +46,7 @@
 static const char usage[] =
 	"usage: lineloc [options] --rows FILE\n"
 	"       lineloc [options] --stats FILE\n"
+	"       lineloc [options] --inline-stats FILE     inlined calls: counts\n"
 	"       lineloc [options] -e FILE [-j SECTION] [ADDR...]\n"
 	"       lineloc [options] --kernel-table FILE     vmlinux's compact tables\n"
 	"       lineloc [options] --table-size FILE       what they cost (of a .ko:\n"
@@ -61,6 +62,11 @@ static const char usage[] =
 	"  --all-rows      every row of the line programs; by default the rows of\n"
 	"                  an executable are clipped to the address ranges of\n"
 	"                  their compilation unit (what llvm-symbolizer answers)\n"
+	"  -i, --inlines   with -e: every level of inlined calls, innermost\n"
+	"                  first: the line inside each function, then where it\n"
+	"                  is called (executables)\n"
+	"  -f, --functions with -i: each level's function name before it\n"
+	"  -a, --addresses with -e: each address on a line before its answer\n"
 	"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
 	"                  relocatable object\n"
 	"  --via-table     answer through the compact tables the kernel builds:\n"
@@ -104,6 +110,7 @@ enum {
 	OPT_VIA_TABLE,
 	OPT_CHECK_ANCHORS,
 	OPT_BLOCK,
+	OPT_INLINE_STATS,
 };
 
 /*
@@ -111,7 +118,7 @@ enum {
  * ADDR that looks like an option is answered ("??:0"), as before getopt.
  * ":": no messages from getopt; a missing argument is ':', not '?'.
  */
-static const char shortopts[] = "+:e:o:j:h";
+static const char shortopts[] = "+:e:o:j:aifh";
 
 static const struct option longopts[] = {
 	{ "rows",	required_argument,	NULL, OPT_ROWS },
@@ -125,6 +132,10 @@ static const struct option longopts[] = {
 	{ "check-anchors", required_argument,	NULL, OPT_CHECK_ANCHORS },
 	{ "block",	required_argument,	NULL, OPT_BLOCK },
 	{ "all-rows",	no_argument,		NULL, OPT_ALL_ROWS },
+	{ "inline-stats", required_argument,	NULL, OPT_INLINE_STATS },
+	{ "inlines",	no_argument,		NULL, 'i' },
+	{ "functions",	no_argument,		NULL, 'f' },
+	{ "addresses",	no_argument,		NULL, 'a' },
 	{ "help",	no_argument,		NULL, OPT_HELP },
 	{ NULL,		0,			NULL, 0 },
 };
@@ -156,7 +167,8 @@ static void __attribute__((noreturn)) bad_option(int c, char **argv)
 
 int main(int argc, char **argv)
 {
-	enum { NONE, ROWS, STATS, ADDR, KTABLE, TSIZE, TCHECK, ANCHORS } mode = NONE;
+	enum { NONE, ROWS, STATS, ADDR, KTABLE, TSIZE, TCHECK, ANCHORS,
+	       ISTATS } mode = NONE;
 	unsigned long block = KTABLE_BLOCK;
 	int via = 0;
 	char *end;
@@ -164,7 +176,7 @@ int main(int argc, char **argv)
 	const char *file = NULL, *outpath = NULL, *jsec = NULL;
 	const char **strips = NULL;
 	static struct tables t;
-	int i, c, nstrips = 0, all_rows = 0;
+	int i, c, nstrips = 0, all_rows = 0, inl = 0, names = 0, show = 0;
 
 	elf_prepare = elfrel_prepare;
 	opterr = 0;
@@ -177,17 +189,28 @@ int main(int argc, char **argv)
 		case OPT_TABLE_SIZE:
 		case OPT_TABLE_CHECK:
 		case OPT_CHECK_ANCHORS:
+		case OPT_INLINE_STATS:
 			if (mode != NONE)
 				usage_error("one mode only (a second FILE: '%s')",
 					    optarg);
 			mode = c == 'e' ? ADDR : c == OPT_ROWS ? ROWS :
 			       c == OPT_STATS ? STATS : c == OPT_KERNEL_TABLE ?
 			       KTABLE : c == OPT_TABLE_SIZE ? TSIZE :
-			       c == OPT_TABLE_CHECK ? TCHECK : ANCHORS;
+			       c == OPT_TABLE_CHECK ? TCHECK :
+			       c == OPT_INLINE_STATS ? ISTATS : ANCHORS;
 			file = optarg;
 			break;
 		case OPT_VIA_TABLE:
 			via = 1;
+			break;
+		case 'i':
+			inl = 1;
+			break;
+		case 'f':
+			names = 1;
+			break;
+		case 'a':
+			show = 1;
 			break;
 		case OPT_BLOCK:
 			errno = 0;
@@ -238,6 +261,12 @@ int main(int argc, char **argv)
 		usage_error(NULL);
 	if (jsec && mode != ADDR)
 		usage_error("-j SECTION is for -e FILE");
+	if ((inl || names) && (mode != ADDR || via))
+		usage_error("-i and -f are for -e FILE (not --via-table)");
+	if (show && (mode != ADDR || via))
+		usage_error("-a is for -e FILE (not --via-table)");
+	if (names && !inl)
+		usage_error("-f names each level of -i: give both");
 
 	in_path = file;
 	out = stdout;
@@ -272,10 +301,14 @@ int main(int argc, char **argv)
 		do_table_size(&t, (uint32_t)block);
 	else if (mode == TCHECK)
 		do_table_check(&t, (uint32_t)block);
+	else if (mode == ISTATS)
+		do_inline_stats(&t);
 	else if (via)
 		do_via_table(&t, (uint32_t)block, argv + optind, argc - optind);
 	else
-		do_addrs(&t, jsec, argv + optind, argc - optind);
+		do_addrs(&t, jsec, (inl ? ADDR_INLINES : 0) |
+			 (names ? ADDR_NAMES : 0) | (show ? ADDR_SHOW : 0),
+			 argv + optind, argc - optind);
 	out_close(outpath, 1);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,22 +163,63 @@ int parse_addr(const char *arg, uint64_t *a)
 	return end != p && !*end && !errno;
 }
 
-static void answer(struct tables *t, struct row_set *c, struct row_index *ix,
-		   const char *arg)
+static void put_loc(struct tables *t, uint32_t file, uint32_t line)
 {
-	const struct line_row *r = NULL;
-	uint64_t a;
-
-	if (parse_addr(arg, &a))
-		r = rows_lookup(c, ix, a + ix->base);
-	if (!r || r->file == NOFILE) {
+	if (file == NOFILE) {
 		out_str("??:0\n");
 		return;
 	}
-	out_str(t->paths.show[r->file]);
+	out_str(t->paths.show[file]);
 	out_mem(":", 1);
-	out_dec(r->line);
+	out_dec(line);
 	out_mem("\n", 1);
+}
+
+static void answer(struct tables *t, struct row_set *c, struct row_index *ix,
+		   const struct inlines *in, unsigned int how, const char *arg)
+{
+	const struct line_row *r = NULL;
+	uint32_t file = NOFILE, line = 0, k = INL_NONE;
+	uint64_t a;
+	int ok = parse_addr(arg, &a);
+
+	if (how & ADDR_SHOW) {
+		char buf[24];
+
+		/* as llvm-symbolizer -a prints it */
+		if (ok)
+			snprintf(buf, sizeof(buf), "0x%" PRIx64 "\n", a);
+		else
+			snprintf(buf, sizeof(buf), "??\n");
+		out_str(buf);
+	}
+	if (ok) {
+		r = rows_lookup(c, ix, a + ix->base);
+		if (in)
+			k = inl_at(in, a + ix->base);
+	}
+	if (r && r->file != NOFILE) {
+		file = r->file;
+		line = r->line;
+	}
+	/*
+	 * -i: the line inside the innermost function, then where each
+	 * inlined function is called, in the function it is inlined into.
+	 */
+	for (;;) {
+		const struct inl_node *n = k == INL_NONE ? NULL : &in->node[k];
+
+		if (how & ADDR_NAMES) {
+			out_str(n && n->name ? n->name : "??");
+			out_mem("\n", 1);
+		}
+		put_loc(t, file, line);
+		if (!n || n->parent == INL_NONE)
+			break;
+		file = n->call_file;
+		line = n->call_line;
+		k = n->parent;
+	}
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -327,20 +369,32 @@ void do_stats(struct tables *t)
  * @t: the tables, loaded
  * @jsec: with -j: the section the addresses are offsets in, else NULL
  * @addrs: the addresses, hex with or without 0x
+ * @how: ADDR_* flags: -i, the chain of inlined calls; -f, the function
+ *	 names; -a, the address
  * @naddrs: their number; 0: one a line from stdin, each answer flushed
  *
  * One line an address: "path:line", or "??:0" where no row covers it.  In
  * a relocatable object @jsec selects the sequences of that section; in an
  * executable the addresses are offsets from its address, as in addr2line.
+ * With -i, one line a level of inlined calls, innermost first; with -f,
+ * each level's function name on a line before it; with -a, the address
+ * on a line before the answer.
  */
-void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs)
+void do_addrs(struct tables *t, const char *jsec, unsigned int how,
+	      char **addrs, int naddrs)
 {
 	static struct row_set c;
+	static struct inlines ins;
+	struct inlines *in = NULL;
 	struct row_index ix;
 	int shndx = -1, i;
 	uint64_t base = 0;
 
 	rows_collect(t, &c);
+	if (how & ADDR_INLINES) {
+		read_inlines(t, &ins);
+		in = &ins;
+	}
 	if (jsec) {
 		shndx = elf_find(&t->elf, jsec);
 		if (shndx < 0)
@@ -354,12 +408,12 @@ void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs)
 	ix.base = base;
 	if (naddrs) {
 		for (i = 0; i < naddrs; i++)
-			answer(t, &c, &ix, addrs[i]);
+			answer(t, &c, &ix, in, how, addrs[i]);
 	} else {
 		char line[256];
 
 		while (fgets(line, sizeof(line), stdin)) {
-			answer(t, &c, &ix, line);
+			answer(t, &c, &ix, in, how, line);
 			out_flush();
 			fflush(out);
 		}
@@ -423,4 +477,156 @@ const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix,
 		return best;
 	}
 	return NULL;
+}
+
+/* ---- --inline-stats ---- */
+
+static void stat_line(const char *key, uint64_t v)
+{
+	out_str(key);
+	out_str(": ");
+	out_dec(v);
+	out_mem("\n", 1);
+}
+
+struct addr_loc {
+	uint64_t addr;
+	uint32_t file, line;
+};
+
+static int cmp_addr_loc(const void *a, const void *b)
+{
+	const struct addr_loc *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * The addresses of @c's rows where the answer changes: sorted by address,
+ * a row that says what the row before it says is left out (as the tables
+ * the kernel builds leave it out).  Returns how many; @all gets every
+ * row's address, sorted, and @nall their number.
+ */
+static size_t answer_changes(struct row_set *c, uint64_t **keep,
+			     uint64_t **all, size_t *nall)
+{
+	struct addr_loc *v = xalloc_array("rows", c->nrows ? c->nrows : 1,
+					  sizeof(*v));
+	size_t i, n = 0, k = 0;
+	uint32_t pfile = 0, pline = 0;
+
+	for (i = 0; i < c->nseqs; i++) {
+		const struct row_seq *s = &c->seqs[i];
+		size_t j;
+
+		for (j = s->first; j < s->first + s->n; j++) {
+			v[n].addr = c->rows[j].addr;
+			/* an end of sequence: no file, no line */
+			v[n].file = j + 1 == s->first + s->n ? NOFILE - 1 :
+				    c->rows[j].file;
+			v[n++].line = c->rows[j].line;
+		}
+	}
+	xqsort(v, n, sizeof(*v), cmp_addr_loc);
+	*all = xalloc_array("rows", n ? n : 1, sizeof(**all));
+	*keep = xalloc_array("rows", n ? n : 1, sizeof(**keep));
+	for (i = 0; i < n; i++) {
+		(*all)[i] = v[i].addr;
+		/* of rows at one address the last one answers */
+		if (i + 1 < n && v[i + 1].addr == v[i].addr)
+			continue;
+		if (k && pfile == v[i].file && pline == v[i].line)
+			continue;
+		pfile = v[i].file;
+		pline = v[i].line;
+		(*keep)[k++] = v[i].addr;
+	}
+	*nall = n;
+	free(v);
+	return k;
+}
+
+static int has_addr(const uint64_t *v, size_t n, uint64_t a)
+{
+	size_t lo;
+
+	LOWER_BOUND(lo, n, v[i] < a);
+	return lo < n && v[lo] == a;
+}
+
+/**
+ * do_inline_stats() - the inlined calls of an executable (--inline-stats)
+ * @t: the tables, loaded
+ *
+ * Counts of the function instances, their ranges and the segments where
+ * the innermost instance changes; the bytes at each depth; the distinct
+ * call files and names of the inlined instances; and how many segment
+ * starts are addresses of a row, and of a row where the answer changes.
+ */
+void do_inline_stats(struct tables *t)
+{
+	static struct row_set c;
+	static struct inlines in;
+	static struct paths names;
+	uint64_t bytes[7] = { 0 }, *keep, *all, at_row = 0, at_keep = 0;
+	unsigned char *fseen;
+	size_t i, nall, nkeep, files = 0, segs = 0, inl_segs = 0;
+	char key[32];
+
+	rows_collect(t, &c);
+	read_inlines(t, &in);
+	nkeep = answer_changes(&c, &keep, &all, &nall);
+	fseen = xcalloc(t->paths.n + 1, 1);
+	for (i = 0; i < in.n; i++) {
+		const struct inl_node *n = &in.node[i];
+
+		if (n->parent == INL_NONE && !n->depth)
+			continue;
+		if (n->call_file != NOFILE && !fseen[n->call_file]) {
+			fseen[n->call_file] = 1;
+			files++;
+		}
+		if (n->name)
+			path_intern(&names, xstrdup(n->name));
+	}
+	free(fseen);
+	for (i = 0; i < in.nseg; i++) {
+		const struct inl_seg *s = &in.seg[i];
+		uint32_t d;
+
+		if (s->node == INL_NONE)
+			continue;
+		segs++;
+		d = in.node[s->node].depth;
+		inl_segs += d > 0;
+		if (i + 1 < in.nseg)
+			bytes[d < 6 ? d : 6] += in.seg[i + 1].addr - s->addr;
+	}
+	/* where the innermost instance changes, function starts and ends too */
+	for (i = 0; i < in.nseg; i++) {
+		at_row += has_addr(all, nall, in.seg[i].addr);
+		at_keep += has_addr(keep, nkeep, in.seg[i].addr);
+	}
+	stat_line("functions", in.n);
+	stat_line("inlined", in.inlined);
+	stat_line("unnamed", in.unnamed);
+	stat_line("ranges", in.nranges);
+	stat_line("units_unreadable", in.units_unreadable);
+	stat_line("max_depth", in.max_depth);
+	stat_line("inlined_call_files", files);
+	stat_line("inlined_names", names.n);
+	stat_line("segments", segs);
+	stat_line("segments_inlined", inl_segs);
+	for (i = 0; i < 7; i++) {
+		snprintf(key, sizeof(key), i == 6 ? "bytes_depth_6+" :
+			 "bytes_depth_%zu", i);
+		stat_line(key, bytes[i]);
+	}
+	stat_line("changes", in.nseg);
+	stat_line("changes_at_rows", at_row);
+	stat_line("rows", nall);
+	stat_line("rows_changing_answer", nkeep);
+	stat_line("changes_at_rows_changing_answer", at_keep);
+	free(keep);
+	free(all);
 }

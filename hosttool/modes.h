@@ -7,6 +7,7 @@
 
 #include "tables.h"
 #include "rows.h"
+#include "inlines.h"
 
 /*
  * Sequences sorted by start, with a running maximum of their ends: a
@@ -28,7 +29,14 @@ int parse_addr(const char *arg, uint64_t *a);
 void elfrel_prepare(struct elf *e, struct section *s, uint32_t i, int strict,
 		    int record);
 void do_rows(struct tables *t);
-void do_addrs(struct tables *t, const char *jsec, char **addrs, int naddrs);
+/* what do_addrs() prints besides each answer */
+#define ADDR_INLINES	1	/* -i: every level of inlined calls */
+#define ADDR_NAMES	2	/* -f: each level's function name */
+#define ADDR_SHOW	4	/* -a: the address */
+
+void do_addrs(struct tables *t, const char *jsec, unsigned int how,
+	      char **addrs, int naddrs);
+void do_inline_stats(struct tables *t);
 void do_stats(struct tables *t);
 
 #endif /* MODES_H */

@@ -176,6 +176,57 @@ def oracle_llvm(obj, addrs):
     return [norm_answer(x) for x in lines]
 
 
+def parse_chains(text):
+    """The answers of `-a -i -f` (llvm-symbolizer --output-style=GNU, or
+    lineloc): per address, its levels innermost first, each (name,
+    path:line) in lineloc's form."""
+    out, cur = [], None
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith('0x'):
+            cur = []
+            out.append(cur)
+            i += 1
+            continue
+        if cur is None or i + 1 >= len(lines):
+            raise ValueError('not an -a -i -f answer at line %d: %r' % (i + 1, lines[i]))
+        cur.append((lines[i], norm_answer(lines[i + 1])))
+        i += 2
+    return out
+
+
+def oracle_llvm_chains(obj, addrs):
+    """llvm-symbolizer's chain of inlined calls at each address (see
+    parse_chains), or None."""
+    inp = ''.join('0x%x\n' % a for a in addrs).encode()
+    rc, out, err = _run(['llvm-symbolizer', '--obj=' + obj, '--output-style=GNU',
+                         '--inlining', '--functions=linkage', '--addresses'], inp)
+    if rc:
+        return None
+    try:
+        ch = parse_chains(out)
+    except ValueError:
+        return None
+    return ch if len(ch) == len(addrs) else None
+
+
+def chain_differs(ours, theirs):
+    """Why chain @ours is not llvm-symbolizer's @theirs, or '': one rule
+    for every level, innermost first: the same number of levels, each
+    level's path:line the same, and each inlined level's name (every level
+    but the outermost, which llvm-symbolizer takes from the symbol table,
+    as a backtrace takes it from kallsyms)."""
+    if len(ours) != len(theirs):
+        return '%d levels, llvm-symbolizer %d' % (len(ours), len(theirs))
+    for k, ((n1, l1), (n2, l2)) in enumerate(zip(ours, theirs)):
+        if l1 != l2:
+            return 'level %d: %s, llvm-symbolizer %s' % (k, l1, l2)
+        if k + 1 < len(ours) and n1 != n2:
+            return 'level %d: name %s, llvm-symbolizer %s' % (k, n1, n2)
+    return ''
+
+
 def oracle_a2l(tool, obj, addrs, sec=None):
     inp = ''.join('0x%x\n' % a for a in addrs).encode()
     cmd = [tool, '-e', obj] + (['-j', sec] if sec else [])

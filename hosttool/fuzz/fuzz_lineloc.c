@@ -2,11 +2,13 @@
 /*
  * libFuzzer target for lineloc's ELF reader and everything after it: the
  * section headers and names, SHF_COMPRESSED sections, the relocations of a
- * relocatable object, .debug_info's units and ranges, the line tables,
+ * relocatable object, .debug_info's units and ranges, its DIEs (the
+ * inlined calls), the line tables,
  * paths, clipping, and the compact tables built from them.  The input is
  * one mode byte, then an ELF file:
- *   mode % 8: 0 --rows, 1 --rows --all-rows, 2 --stats, 3 -e (a few
- *             addresses, -j .text in a relocatable object),
+ *   mode % 8: 0 --rows, 1 --rows --all-rows, 2 --stats (and
+ *             --inline-stats of an executable), 3 -e (a few addresses,
+ *             -a -i -f in an executable, -j .text in a relocatable object),
  *             4 --kernel-table, 5 --table-check, 6 --via-table -e,
  *             7 --table-size.
  * The file goes to a memfd and lineloc opens it by its /proc/self/fd path,
@@ -174,6 +176,7 @@ static FILE *fz_stderr;
 #include "../kbuild/tables.c"
 #include "../kbuild/rows.c"
 #include "../modes.c"
+#include "../inlines.c"
 #include "../kbuild/ktable.c"
 #include "../ktable_check.c"
 #include "../kbuild/modsec.c"
@@ -268,10 +271,14 @@ static void fz_run(unsigned int mode)
 		break;
 	case 2:
 		do_stats(&t);
+		if (t.elf.type != ET_REL)
+			do_inline_stats(&t);
 		break;
 	case 3:
-		do_addrs(&t, t.elf.type == ET_REL ? ".text" : NULL, addrs,
-			 naddrs);
+		/* an executable's chains of inlined calls, names, addresses */
+		do_addrs(&t, t.elf.type == ET_REL ? ".text" : NULL,
+			 t.elf.type == ET_REL ? 0 :
+			 ADDR_INLINES | ADDR_NAMES | ADDR_SHOW, addrs, naddrs);
 		break;
 	case 4:
 		do_kernel_table(&t, KTABLE_BLOCK);

@@ -280,6 +280,18 @@ static void need_cus(struct tables *t)
 	t->by_stmt = units_by_stmt(&t->cus);
 }
 
+/**
+ * tables_units() - the units of .debug_info, read once
+ * @t: the tables
+ *
+ * Return: the units, with their address ranges.
+ */
+struct cus *tables_units(struct tables *t)
+{
+	need_cus(t);
+	return &t->cus;
+}
+
 static const char *find_comp_dir(struct tables *t, uint64_t stmt)
 {
 	const struct cus *cs = &t->cus;

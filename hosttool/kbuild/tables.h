@@ -72,5 +72,6 @@ void load_tables(struct tables *t, const char *path, enum strip_mode mode,
 void run_unit(struct tables *t, struct unit *u,
 	      int (*row)(void *, const struct lineloc_dwarf_row *), void *arg);
 const char *seq_section(struct tables *t, uint64_t set_addr_off);
+struct cus *tables_units(struct tables *t);
 
 #endif /* TABLES_H */

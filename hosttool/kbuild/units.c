@@ -33,6 +33,7 @@
 #define DW_AT_comp_dir		0x1b
 #define DW_AT_ranges		0x55
 #define DW_AT_addr_base		0x73
+#define DW_AT_str_offsets_base	0x72
 #define DW_AT_rnglists_base	0x74
 
 #define DW_RLE_end_of_list	0x00
@@ -53,15 +54,6 @@
 #define UNIT_CHUNK 4096		/* first read of a unit; then up to 1 MiB */
 #define UNIT_CHUNK_MAX 0x100000
 
-/* The value of one attribute, by form class. */
-enum val_kind { V_SKIP, V_NUM, V_ADDR, V_INDEX, V_STR };
-
-struct val {
-	enum val_kind kind;
-	uint64_t num;
-	const char *str;
-};
-
 static void sec_cursor(struct cursor *c, const struct section *s, uint64_t pos)
 {
 	c->buf = s->data;
@@ -80,9 +72,39 @@ static const char *str_or_null(struct cus *cs, const struct section *s,
 	return p;
 }
 
-/* Read one attribute value of @form at @c; <0 for a form with no known size. */
-static int die_value(struct cus *cs, struct cursor *c, const struct cu *cu,
-		     uint64_t form, uint64_t implicit, struct val *v)
+/* The string at index @index of @cu's string offsets, or NULL. */
+static const char *strx_or_null(struct cus *cs, const struct cu *cu,
+				uint64_t index)
+{
+	struct cursor c;
+	uint64_t off;
+
+	if (!cs->str_offsets || cu->str_offsets_base == NO_OFFSET ||
+	    cu->str_offsets_base > cs->str_offsets->data_size ||
+	    index >= (cs->str_offsets->data_size - cu->str_offsets_base) /
+		     cu->osz)
+		return NULL;
+	sec_cursor(&c, cs->str_offsets, cu->str_offsets_base + index * cu->osz);
+	if (read_un(&cs->ctx, &c, cu->osz, &off))
+		return NULL;
+	return str_or_null(cs, cs->str, off);
+}
+
+/**
+ * unit_value() - read one attribute value
+ * @cs: the units
+ * @c: at the value, moved past it
+ * @cu: the unit of the DIE
+ * @form: the attribute's form
+ * @implicit: its value for DW_FORM_implicit_const
+ * @v: the value, by form class: a reference is a .debug_info offset
+ *     (V_REF); a string by index is resolved once the unit's
+ *     DW_AT_str_offsets_base is known, else V_SKIP
+ *
+ * Return: 0, or <0 for a form with no known size or a value cut short.
+ */
+int unit_value(struct cus *cs, struct cursor *c, const struct cu *cu,
+	       uint64_t form, uint64_t implicit, struct val *v)
 {
 	struct lineloc_dwarf_ctx *ctx = &cs->ctx;
 	uint64_t n;
@@ -104,25 +126,44 @@ static int die_value(struct cus *cs, struct cursor *c, const struct cu *cu,
 			v->kind = V_INDEX;
 			return read_un(ctx, c, (unsigned int)(form - DW_FORM_addrx1 + 1),
 				       &v->num);
-		case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+		case DW_FORM_data1: case DW_FORM_flag:
 			return read_un(ctx, c, 1, &v->num);
-		case DW_FORM_data2: case DW_FORM_ref2:
+		case DW_FORM_data2:
 			return read_un(ctx, c, 2, &v->num);
-		case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4:
+		case DW_FORM_data4: case DW_FORM_ref_sup4:
 			return read_un(ctx, c, 4, &v->num);
-		case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8:
+		case DW_FORM_data8: case DW_FORM_ref_sig8:
 		case DW_FORM_ref_sup8:
 			return read_un(ctx, c, 8, &v->num);
+		case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4:
+		case DW_FORM_ref8:	/* from the unit's start */
+			v->kind = V_REF;
+			err = read_un(ctx, c, form == DW_FORM_ref1 ? 1 :
+				      form == DW_FORM_ref2 ? 2 :
+				      form == DW_FORM_ref4 ? 4 : 8, &v->num);
+			v->num += cu->offset;
+			return err;
+		case DW_FORM_ref_udata:
+			v->kind = V_REF;
+			err = read_uleb(ctx, c, &v->num);
+			v->num += cu->offset;
+			return err;
 		case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3:
-		case DW_FORM_strx4:	/* strings by index: not resolved */
-			v->kind = V_SKIP;
-			return read_un(ctx, c, (unsigned int)(form - DW_FORM_strx1 + 1),
-				       &v->num);
+		case DW_FORM_strx4:
+			err = read_un(ctx, c, (unsigned int)(form - DW_FORM_strx1 + 1),
+				      &v->num);
+			v->str = err ? NULL : strx_or_null(cs, cu, v->num);
+			v->kind = v->str ? V_STR : V_SKIP;
+			return err;
 		case DW_FORM_sdata:
 			return read_sleb(ctx, c, &v->num);
-		case DW_FORM_udata: case DW_FORM_ref_udata:
+		case DW_FORM_udata:
 			return read_uleb(ctx, c, &v->num);
 		case DW_FORM_strx: case DW_FORM_GNU_str_index:
+			err = read_uleb(ctx, c, &v->num);
+			v->str = err ? NULL : strx_or_null(cs, cu, v->num);
+			v->kind = v->str ? V_STR : V_SKIP;
+			return err;
 		case DW_FORM_loclistx:
 			v->kind = V_SKIP;
 			return read_uleb(ctx, c, &v->num);
@@ -146,9 +187,10 @@ static int die_value(struct cus *cs, struct cursor *c, const struct cu *cu,
 		case DW_FORM_string:
 			v->kind = V_STR;
 			return read_cstr(ctx, c, &v->str);
-		case DW_FORM_ref_addr:
-			v->kind = V_SKIP;
-			return skip(ctx, c, cu->version == 2 ? cu->asz : cu->osz);
+		case DW_FORM_ref_addr:	/* from the section's start */
+			v->kind = V_REF;
+			return read_un(ctx, c, cu->version == 2 ? cu->asz : cu->osz,
+				       &v->num);
 		case DW_FORM_data16:
 			v->kind = V_SKIP;
 			return skip(ctx, c, 16);
@@ -256,7 +298,12 @@ static int read_unit_die(struct cus *cs, struct cu *cu, const uint8_t *buf,
 			err = read_u8(ctx, &c, &cu->asz);
 	}
 	if (!err)
+		err = c.pos < UINT32_MAX ? 0 : -LINELOC_DW_E_TRUNCATED;
+	if (!err) {
+		cu->abbrev_off = abbr_off;
+		cu->die_off = (uint32_t)c.pos;
 		err = read_uleb(ctx, &c, &code);
+	}
 	if (err)
 		goto fail;
 	if (!code || cu->asz < 1 || cu->asz > 8 ||
@@ -270,7 +317,7 @@ static int read_unit_die(struct cus *cs, struct cu *cu, const uint8_t *buf,
 			return -1;
 		if (!name && !form)
 			return 0;
-		err = die_value(cs, &c, cu, form, implicit, &val);
+		err = unit_value(cs, &c, cu, form, implicit, &val);
 		if (err)
 			goto fail;
 		switch (name) {
@@ -305,6 +352,10 @@ static int read_unit_die(struct cus *cs, struct cu *cu, const uint8_t *buf,
 		case DW_AT_rnglists_base:
 			if (val.kind == V_NUM)
 				cu->rnglists_base = val.num;
+			break;
+		case DW_AT_str_offsets_base:
+			if (val.kind == V_NUM)
+				cu->str_offsets_base = val.num;
 			break;
 		}
 	}
@@ -396,9 +447,16 @@ static void read_aranges(struct elf *e, struct cus *cs)
 	}
 }
 
-/* Entry @index of .debug_addr for @cu. */
-static int addr_index(struct cus *cs, const struct cu *cu, uint64_t index,
-		      uint64_t *a)
+/**
+ * unit_addr() - an address by index (DW_FORM_addrx and the like)
+ * @cs: the units, their lists loaded
+ * @cu: the unit, whose DW_AT_addr_base the index is from
+ * @index: the index
+ * @a: the address
+ *
+ * Return: 0, or -1 if .debug_addr has no such entry.
+ */
+int unit_addr(struct cus *cs, const struct cu *cu, uint64_t index, uint64_t *a)
 {
 	struct cursor c;
 
@@ -410,17 +468,17 @@ static int addr_index(struct cus *cs, const struct cu *cu, uint64_t index,
 	return read_un(&cs->ctx, &c, cu->asz, a) ? -1 : 0;
 }
 
-/* A DWARF 2-4 range list in .debug_ranges. */
-static int read_ranges(struct cus *cs, size_t i, uint64_t base)
+/* A DWARF 2-4 range list at @off of .debug_ranges. */
+static int read_ranges(struct cus *cs, const struct cu *cu, uint64_t off,
+		       uint64_t base, range_fn fn, void *arg)
 {
-	const struct cu *cu = &cs->cu[i];
 	uint64_t a, b, top = cu->asz >= 8 ? UINT64_MAX :
 			    ((uint64_t)1 << (8 * cu->asz)) - 1;
 	struct cursor c;
 
-	if (!cs->ranges || cu->ranges >= cs->ranges->data_size)
+	if (!cs->ranges || off >= cs->ranges->data_size)
 		return -1;
-	sec_cursor(&c, cs->ranges, cu->ranges);
+	sec_cursor(&c, cs->ranges, off);
 	for (;;) {
 		if (read_un(&cs->ctx, &c, cu->asz, &a) ||
 		    read_un(&cs->ctx, &c, cu->asz, &b))
@@ -429,23 +487,23 @@ static int read_ranges(struct cus *cs, size_t i, uint64_t base)
 			return 0;
 		if (a == top)
 			base = b;
-		else
-			add_cu_range(cs, i, base + a, base + b);
+		else if (base + a < base + b)
+			fn(arg, base + a, base + b);
 	}
 }
 
 /* A DWARF 5 range list in .debug_rnglists (DW_RLE_* entries). */
-static int read_rnglist(struct cus *cs, size_t i, uint64_t base)
+static int read_rnglist(struct cus *cs, const struct cu *cu, uint64_t off,
+			int is_index, uint64_t base, range_fn fn, void *arg)
 {
 	struct lineloc_dwarf_ctx *ctx = &cs->ctx;
-	const struct cu *cu = &cs->cu[i];
-	uint64_t off = cu->ranges, x, y, a, b;
+	uint64_t x, y, a, b;
 	struct cursor c;
 	uint8_t kind;
 
 	if (!cs->rnglists)
 		return -1;
-	if (cu->ranges_index) {
+	if (is_index) {
 		/* Offsets after DW_AT_rnglists_base, relative to it. */
 		if (cu->rnglists_base == NO_OFFSET ||
 		    cu->rnglists_base > cs->rnglists->data_size ||
@@ -461,31 +519,33 @@ static int read_rnglist(struct cus *cs, size_t i, uint64_t base)
 		return -1;
 	sec_cursor(&c, cs->rnglists, off);
 	for (;;) {
+		a = 0;
+		b = 0;
 		if (read_u8(ctx, &c, &kind))
 			return -1;
 		switch (kind) {
 		case DW_RLE_end_of_list:
 			return 0;
 		case DW_RLE_base_addressx:
-			if (read_uleb(ctx, &c, &x) || addr_index(cs, cu, x, &base))
+			if (read_uleb(ctx, &c, &x) || unit_addr(cs, cu, x, &base))
 				return -1;
 			break;
 		case DW_RLE_startx_endx:
 			if (read_uleb(ctx, &c, &x) || read_uleb(ctx, &c, &y) ||
-			    addr_index(cs, cu, x, &a) || addr_index(cs, cu, y, &b))
+			    unit_addr(cs, cu, x, &a) || unit_addr(cs, cu, y, &b))
 				return -1;
-			add_cu_range(cs, i, a, b);
 			break;
 		case DW_RLE_startx_length:
 			if (read_uleb(ctx, &c, &x) || read_uleb(ctx, &c, &y) ||
-			    addr_index(cs, cu, x, &a))
+			    unit_addr(cs, cu, x, &a))
 				return -1;
-			add_cu_range(cs, i, a, a + y);
+			b = a + y;
 			break;
 		case DW_RLE_offset_pair:
 			if (read_uleb(ctx, &c, &x) || read_uleb(ctx, &c, &y))
 				return -1;
-			add_cu_range(cs, i, base + x, base + y);
+			a = base + x;
+			b = base + y;
 			break;
 		case DW_RLE_base_address:
 			if (read_un(ctx, &c, cu->asz, &base))
@@ -495,18 +555,53 @@ static int read_rnglist(struct cus *cs, size_t i, uint64_t base)
 			if (read_un(ctx, &c, cu->asz, &a) ||
 			    read_un(ctx, &c, cu->asz, &b))
 				return -1;
-			add_cu_range(cs, i, a, b);
 			break;
 		case DW_RLE_start_length:
 			if (read_un(ctx, &c, cu->asz, &a) ||
 			    read_uleb(ctx, &c, &y))
 				return -1;
-			add_cu_range(cs, i, a, a + y);
+			b = a + y;
 			break;
 		default:
 			return -1;
 		}
+		if (a < b)
+			fn(arg, a, b);
 	}
+}
+
+/**
+ * unit_ranges() - read a range list of a DIE of a unit
+ * @cs: the units, their lists loaded
+ * @cu: the unit
+ * @list: the DW_AT_ranges value: an offset in .debug_ranges (DWARF 2-4) or
+ *	  .debug_rnglists (DWARF 5), or an index (DW_FORM_rnglistx)
+ * @is_index: whether @list is an index
+ * @base: the base address: the unit's DW_AT_low_pc, or 0
+ * @fn: called with each non-empty range, in list order
+ * @arg: its first argument
+ *
+ * Return: 0, or -1 for a list that cannot be read (@fn may have been
+ * called for the ranges before the point where it could not).
+ */
+int unit_ranges(struct cus *cs, const struct cu *cu, uint64_t list,
+		int is_index, uint64_t base, range_fn fn, void *arg)
+{
+	if (cu->version >= 5)
+		return read_rnglist(cs, cu, list, is_index, base, fn, arg);
+	return is_index ? -1 : read_ranges(cs, cu, list, base, fn, arg);
+}
+
+struct cu_ranges_arg {
+	struct cus *cs;
+	size_t cu;
+};
+
+static void add_unit_range(void *arg, uint64_t lo, uint64_t hi)
+{
+	struct cu_ranges_arg *r = arg;
+
+	add_cu_range(r->cs, r->cu, lo, hi);
 }
 
 /*
@@ -517,17 +612,18 @@ static int read_rnglist(struct cus *cs, size_t i, uint64_t base)
 static enum cu_how die_ranges(struct cus *cs, size_t i)
 {
 	struct cu *cu = &cs->cu[i];
+	struct cu_ranges_arg arg = { cs, i };
 	uint64_t low = 0, high;
 	size_t nr = cs->nr;
 	int ok;
 
-	if (cu->has_low && cu->low_index && addr_index(cs, cu, cu->low, &low))
+	if (cu->has_low && cu->low_index && unit_addr(cs, cu, cu->low, &low))
 		return CU_UNREADABLE;
 	if (cu->has_low && !cu->low_index)
 		low = cu->low;
 	if (cu->has_low && cu->has_high) {
 		high = cu->high;
-		if (cu->high_kind == V_INDEX && addr_index(cs, cu, high, &high))
+		if (cu->high_kind == V_INDEX && unit_addr(cs, cu, high, &high))
 			return CU_UNREADABLE;
 		if (cu->high_kind == V_NUM)
 			high += low;
@@ -536,8 +632,8 @@ static enum cu_how die_ranges(struct cus *cs, size_t i)
 	}
 	if (!cu->has_ranges)
 		return CU_NONE;
-	ok = cu->version >= 5 ? !read_rnglist(cs, i, low) :
-	     !read_ranges(cs, i, low);
+	ok = !unit_ranges(cs, cu, cu->ranges, cu->ranges_index, low,
+			  add_unit_range, &arg);
 	if (ok)
 		return CU_DIE;
 	cs->nr = nr;		/* a list that cannot be read counts for nothing */
@@ -623,6 +719,7 @@ void read_units(struct elf *e, struct cus *cs)
 		cu->stmt_list = NO_OFFSET;
 		cu->addr_base = NO_OFFSET;
 		cu->rnglists_base = NO_OFFSET;
+		cu->str_offsets_base = NO_OFFSET;
 		rc = read_unit_die(cs, cu, p, n, total);
 		if (rc > 0) {
 			/* The first DIE is longer than the chunk: read more. */
@@ -652,16 +749,29 @@ void read_units(struct elf *e, struct cus *cs)
 		}
 		if (cu->how == CU_UNREADABLE)
 			continue;
-		if (!cs->lists_loaded) {
-			/* Only for units that .debug_aranges does not list. */
-			cs->lists_loaded = 1;
-			cs->addr = elf_load(e, ".debug_addr", 0, 0);
-			cs->ranges = elf_load(e, ".debug_ranges", 0, 0);
-			cs->rnglists = elf_load(e, ".debug_rnglists", 0, 0);
-		}
+		/* Only for units that .debug_aranges does not list. */
+		units_load_lists(e, cs);
 		cu->how = die_ranges(cs, k);
 	}
 	xqsort(cs->r, cs->nr, sizeof(*cs->r), cmp_cu_range);
+}
+
+/**
+ * units_load_lists() - load the sections that DIEs point into
+ * @e: the file
+ * @cs: its units
+ *
+ * .debug_addr, .debug_ranges, .debug_rnglists and .debug_str_offsets, once.
+ */
+void units_load_lists(struct elf *e, struct cus *cs)
+{
+	if (cs->lists_loaded)
+		return;
+	cs->lists_loaded = 1;
+	cs->addr = elf_load(e, ".debug_addr", 0, 0);
+	cs->ranges = elf_load(e, ".debug_ranges", 0, 0);
+	cs->rnglists = elf_load(e, ".debug_rnglists", 0, 0);
+	cs->str_offsets = elf_load(e, ".debug_str_offsets", 0, 0);
 }
 
 static const struct cus *sort_cus;

@@ -12,7 +12,7 @@ static int fill(int n)
 	int i, s = 0;
 
 	for (i = 0; i < n && i < 64; i++) {
-		table[i] = square(i) + i;
+		table[i] = square(i) + weigh(i, s & 3);
 		if (table[i] & 1)
 			s += table[i];
 		else

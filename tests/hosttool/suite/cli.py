@@ -76,6 +76,29 @@ def test_cli(work, rnd):
     result(rc == 0 and len(ans) == 4 and ans[0] == ans[1] and
            ans[0] != '??:0' and ans[2] == '??:0' and ans[3] == '??:0',
            'stdin addresses, with/without 0x, bad and unknown ones', repr(ans))
+    # -a, -i, -f: one answer an address, the address first; misused, one
+    # error line, the usage, exit 1
+    rc, out, err = run([LL, '--no-strip', '-a', '-i', '-f', '-e', exe],
+                       ('%x\nnot-hex\n' % a).encode())
+    ans = out.splitlines()
+    result(rc == 0 and len(ans) >= 6 and ans[0] == '0x%x' % a and
+           ans[-3:] == ['??', '??', '??:0'] and ans.count('??') == 2,
+           '-a -i -f: the address, then name and path:line a level; '
+           'a bad address: ??, ??, ??:0', repr(ans))
+    for args, why in ((['-i', '--rows', exe], '-i and -f are for -e FILE'),
+                      (['-f', '-e', exe], '-f names each level of -i'),
+                      (['-i', '--via-table', '-e', exe], '-i and -f are for -e'),
+                      (['-a', '--stats', exe], '-a is for -e FILE'),
+                      (['--inline-stats', exe, '--rows', exe], 'one mode only')):
+        rc, out, err = run([LL] + args)
+        first = err.splitlines()[0] if err else ''
+        result(rc == 1 and not out and why in first and 'usage:' in err,
+               'usage error: lineloc %s' % ' '.join(
+                   x if x != exe else 'EXE' for x in args), first)
+    rc, out, err = run([LL, '--inline-stats', obj])
+    result(rc == 1 and not out and len(err.splitlines()) == 1 and
+           'relocatable' in err, '--inline-stats of a .o: one error line, '
+           'exit 1', err.strip())
     p = subprocess.Popen([LL, '-e', exe], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE)
     got = []

@@ -18,6 +18,7 @@ from .common import (DEBIAN, LL, LL32, LLK, QUICK, TOP, check_dwarfdump,
                      text_sample, text_size, via_module)
 # matrix/oracles.py, on sys.path since .common was imported
 from oracles import oracle_a2l, oracle_llvm
+from .inlines import check_chains
 
 
 def test_debian(work, rnd):
@@ -57,6 +58,18 @@ def test_debian(work, rnd):
                         show=3, need='llvm')
     explain_a2l(diffs)
     check_outside_cu('vmlinux', vm, addrs, llvm)
+    # the chains of inlined calls (-i) at the same addresses, and what
+    # the inlined subroutines of .debug_info are
+    t0 = time.time()
+    check_chains('vmlinux: chains of inlined calls at %d random .text '
+                 'addresses vs llvm-symbolizer' % n, vm, addrs)
+    note('chains of %d addresses, both tools: %.2fs' % (n, time.time() - t0))
+    rc, out, err = run([LL, '--inline-stats', vm])
+    ist = dict(l.split(': ', 1) for l in out.splitlines() if ': ' in l)
+    result(rc == 0 and ist.get('units_unreadable') == '0' and
+           ist.get('unnamed') == '0' and int(ist.get('inlined', 0)) > 300000,
+           'vmlinux: --inline-stats, every unit read, every instance named',
+           ', '.join('%s %s' % kv for kv in ist.items()) if rc == 0 else err.strip())
     # The compact tables the kernel would hold (issue 10): what they cost,
     # and that they answer as the rows do, and as llvm-symbolizer does.
     p = subprocess.run([LL, '--table-size', vm], capture_output=True, text=True)
@@ -91,6 +104,9 @@ def test_debian(work, rnd):
     same32('vmlinux i686 == x86_64 (--all-rows --rows)',
            ['--all-rows', '--rows', vm])
     same32('vmlinux i686 == x86_64 (--stats)', ['--stats', vm])
+    same32('vmlinux i686 == x86_64 (--inline-stats)', ['--inline-stats', vm])
+    same32('vmlinux i686 == x86_64 (-a -i -f, 200 addresses)',
+           ['-a', '-i', '-f', '-e', vm] + ['%x' % a for a in addrs[:200]])
     if not os.path.exists(LL32):
         skip('vmlinux i686 -e', 'no lineloc-i686')
     else:

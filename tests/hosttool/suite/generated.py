@@ -5,7 +5,8 @@ and clang-14 x DWARF versions (line tables written by gas and by gcc,
 offset size read back, every row against llvm-dwarfdump, lookups against
 llvm-symbolizer and addr2line, addresses outside every unit's ranges, each
 section of a .o with -j and through the module loader's table, and
-lineloc-i686 printing the same bytes.  Then the same objects through the
+lineloc-i686 printing the same bytes; the chains of inlined calls of each
+executable (suite/inlines.py).  Then the same objects through the
 big-endian host's lineloc.
 """
 import os
@@ -18,6 +19,7 @@ from .common import (BUILDS, LL, QUICK, TOOLCHAINS, be_compare, be_qemu, build,
 # matrix/cell.py and oracles.py, on sys.path since .common was imported
 import cell  # noqa: E402  (the arch facts)
 from oracles import oracle_a2l, oracle_llvm
+from .inlines import check_chain_rule, check_chains
 
 
 # the line-table version gas writes for plain -g where gcc does not say
@@ -57,8 +59,9 @@ QUICK_VARIANTS = ('default', 'gcc-v2', 'dwarf64-v5', 'no-aranges',
 def test_generated(work, rnd):
     print('== generated objects: %d toolchains x %d variants, clang x %d' %
           (len(TOOLCHAINS), len(VARIANTS), len(CLANG_VARIANTS)), flush=True)
+    check_chain_rule()
     total = {'exe_llvm': [0, 0], 'exe_a2l': [0, 0], 'rel_any': [0, 0],
-             'outside_cu': [0, 0]}
+             'outside_cu': [0, 0], 'chains': [0, 0]}
     for (tc, cc, pre), variants in [(t, VARIANTS) for t in TOOLCHAINS] + \
             [(CLANG, CLANG_VARIANTS)]:
         if not shutil.which(cc):
@@ -117,6 +120,15 @@ def test_generated(work, rnd):
                     total['exe_llvm'][1] += len(addrs)
                     total['exe_a2l'][0] += ag.get('addr2line', 0)
                     total['exe_a2l'][1] += len(addrs)
+                    # the chains of inlined calls (-i) at the same addresses
+                    n, deep = check_chains('%s exe: chains of inlined calls vs '
+                                           'llvm-symbolizer' % name, f, addrs)
+                    total['chains'][0] += n
+                    total['chains'][1] += len(addrs)
+                    same32('%s exe i686 == x86_64 (-a -i -f)' % name,
+                           ['--no-strip', '-a', '-i', '-f', '-e', f] +
+                           ['%x' % a for a in addrs[:100]],
+                           expect_err='without zlib')
                     # gas writes the .subsection 1 code of other.c into
                     # the .text sequence; gcc's own tables and clang's
                     # unit ranges leave none outside
