@@ -33,7 +33,7 @@
 #   make matrix-hardened      KASAN, kmemleak, lockdep, 2 CPUs (x86_64, arm, arm64;
 #                             ARCH= one): 200 corrupted module variants, 1,000
 #                             loads racing lookups, no report beyond a baseline boot
-#   make test-hardened        make test's share of it: x86_64, 24 variants, 50
+#   make test-hardened        a short share of it (on demand): x86_64, 24 variants, 50
 #                             loads, the init and unload holds
 #
 # Variables: ARCH= (one arch), ARCHES= (for matrix and test; default the list
