@@ -15,13 +15,12 @@ import re
 import sys
 
 top = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-fail = 0
+sys.path.insert(0, os.path.join(top, 'tests'))
+from result import Results  # noqa: E402
 
-
-def say(ok, what):
-    global fail
-    fail += not ok
-    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
+# lint counts the ok/FAIL lines; no closing line of its own
+RESULTS = Results('series-check')
+say = RESULTS.check
 
 
 def added_files(patch):
@@ -144,4 +143,4 @@ for p in patches:
             say(typ in notes, '%s: checkpatch %s %s explained below ---' % (p, kind, typ))
     if p not in findings:
         say(True, '%s: checkpatch --strict clean' % p)
-sys.exit(1 if fail else 0)
+sys.exit(1 if RESULTS.failed else 0)
