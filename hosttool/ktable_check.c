@@ -4,12 +4,14 @@
  * --table-size prints what they cost, --table-check compares them with
  * lineloc's own answers, --via-table answers -e through them.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 #include "tables.h"
@@ -17,6 +19,161 @@
 #include <linux/lineloc/table.h>
 #include <linux/lineloc/vmlinux.h>
 #include "ktable.h"
+#include "inlines.h"
+
+/* ---- chains of inlined calls from .debug_info, for the tables ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The inlined instances of @t as the table takes them: names numbered in
+ * their sorted order, each instance's call file a path of the table (the
+ * last, "??", for none), and per segment 1 + its innermost instance, or 0
+ * outside inlined code and where the chain is deeper than the table holds
+ * (counted in *@too_deep).
+ */
+static void build_inl(struct tables *t, struct ktable_inl *ki,
+		      size_t *too_deep)
+{
+	static struct inlines in;
+	struct lineloc_inline *inl;
+	const char **names;
+	uint64_t *sa;
+	uint32_t *si;
+	size_t i, n = 0, nn = 0;
+
+	read_inlines(t, &in);
+	names = xalloc_array("names", in.n + 1, sizeof(*names));
+	for (i = 0; i < in.n; i++)
+		names[n++] = in.node[i].name ? in.node[i].name : "??";
+	names[n++] = "??";
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++)
+		if (!nn || strcmp(names[nn - 1], names[i]))
+			names[nn++] = names[i];
+	inl = xalloc_array("instances", in.n + 1, sizeof(*inl));
+	for (i = 0; i < in.n; i++) {
+		const struct inl_node *d = &in.node[i];
+		const char *name = d->name ? d->name : "??";
+		const char **f = bsearch(&name, names, nn, sizeof(*names),
+					 cmp_str);
+
+		inl[i].name = (uint32_t)(f - names);
+		inl[i].parent = d->parent == INL_NONE ||
+				in.node[d->parent].parent == INL_NONE ?
+				0 : d->parent + 1;
+		inl[i].file = d->call_file == NOFILE ? (uint32_t)t->paths.n :
+			      d->call_file;
+		inl[i].line = d->parent == INL_NONE ? 0 : d->call_line;
+	}
+	sa = xalloc_array("segments", in.nseg + 1, sizeof(*sa));
+	si = xalloc_array("segments", in.nseg + 1, sizeof(*si));
+	*too_deep = 0;
+	for (i = 0; i < in.nseg; i++) {
+		uint32_t k = in.seg[i].node;
+
+		sa[i] = in.seg[i].addr;
+		si[i] = 0;
+		if (k == INL_NONE || in.node[k].parent == INL_NONE)
+			continue;
+		if (in.node[k].depth > LINELOC_MAX_DEPTH)
+			(*too_deep)++;
+		else
+			si[i] = k + 1;
+	}
+	ki->seg_addr = sa;
+	ki->seg_inl = si;
+	ki->nseg = in.nseg;
+	ki->calls.row_inl = NULL;
+	ki->calls.inl = inl;
+	ki->calls.ninl = (uint32_t)in.n;
+	ki->calls.names = names;
+	ki->calls.nnames = (uint32_t)nn;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+#define NLOOKUPS 1000000
+
+/*
+ * Mean ns of a lookup in the text of @k's table at the offsets @off (with
+ * @calls, the chain too and each level's name), the fastest of 3 runs.
+ */
+static double lookup_ns(const struct ktable *k, const u32 *off, int calls)
+{
+	struct lineloc_call c[LINELOC_MAX_DEPTH];
+	char name[LINELOC_MAX_NAME];
+	struct lineloc_loc loc;
+	uint64_t t0, sink = 0;
+	double best = 0, ns;
+	u32 i, j, n, len;
+	int pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		t0 = now_ns();
+		for (i = 0; i < NLOOKUPS; i++) {
+			if (!calls) {
+				sink += lineloc_lookup(k->tab, k->size, off[i],
+						       &loc) + loc.line;
+				continue;
+			}
+			sink += lineloc_lookup_calls(k->tab, k->size, off[i],
+						     &loc, c, LINELOC_MAX_DEPTH,
+						     &n) + loc.line;
+			for (j = 0; j < n; j++)
+				if (!lineloc_name(k->tab, k->size, c[j].name,
+						  name, &len))
+					sink += (uint8_t)name[0] + len;
+		}
+		ns = (double)(now_ns() - t0) / NLOOKUPS;
+		if (!pass || ns < best)
+			best = ns;
+	}
+	if (sink == 42)		/* keep the lookups */
+		fputc(' ', stderr);
+	return best;
+}
+
+/*
+ * The lookup latency with and without chains, side by side: NLOOKUPS
+ * random offsets of the text (seed 1) that have a location.
+ */
+static void put_latency(const struct ktable *plain, const struct ktable *k)
+{
+	uint64_t rng = 0x9e3779b97f4a7c16ULL;
+	struct lineloc_loc loc;
+	double a, b;
+	char line[200];
+	u32 *off = xalloc_array("offsets", NLOOKUPS, sizeof(*off));
+	u32 span = (u32)(k->r[0].hi - k->r[0].lo), i, tries = 0;
+
+	for (i = 0; i < NLOOKUPS && span && tries < 100 * NLOOKUPS; tries++) {
+		rng ^= rng >> 12;
+		rng ^= rng << 25;
+		rng ^= rng >> 27;
+		off[i] = (u32)((rng * 2685821657736338717ULL >> 32) % span);
+		if (!lineloc_lookup(plain->tab, plain->size, off[i], &loc))
+			i++;
+	}
+	if (i < NLOOKUPS)
+		die(k->t->elf.path, NULL, "too few text offsets with a location");
+	a = lookup_ns(plain, off, 0);
+	b = lookup_ns(k, off, 1);
+	snprintf(line, sizeof(line),
+		 "lookup: %d random text offsets (seed 1): without chains %.0f ns, with chains and names %.0f ns (x%.2f)\n",
+		 NLOOKUPS, a, b, a > 0 ? b / a : 0.0);
+	out_str(line);
+	free(off);
+}
 
 /**
  * do_table_size() - what vmlinux's tables cost (--table-size)
@@ -27,13 +184,19 @@
  * keep, B all the kernel holds (container, code tables, index, data and
  * paths).
  */
-void do_table_size(struct tables *t, uint32_t block)
+void do_table_size(struct tables *t, uint32_t block, int chains)
 {
-	static struct ktable k;
+	static struct ktable k, plain;
 	const struct lineloc_stats *s = &k.st;
-	char line[320];
+	struct ktable_inl ki;
+	size_t too_deep = 0;
+	char line[400];
 
-	ktable_build(&k, t, block);
+	if (chains) {
+		build_inl(t, &ki, &too_deep);
+		ktable_build(&plain, t, block, NULL);
+	}
+	ktable_build(&k, t, block, chains ? &ki : NULL);
 	snprintf(line, sizeof(line),
 		 "%s..%s: %zu rows read; %s..%s at +0x%x: %zu rows read\n",
 		 k.r[0].lo_sym, k.r[0].hi_sym, k.r[0].n, k.r[1].lo_sym,
@@ -49,6 +212,23 @@ void do_table_size(struct tables *t, uint32_t block)
 	snprintf(line, sizeof(line), "dropped: %zu rows outside both ranges\n",
 		 k.dropped);
 	out_str(line);
+	if (chains) {
+		snprintf(line, sizeof(line),
+			 "chains: %u levels pushed, %u new, %u of them usual calls; %u names, %u usual calls; %zu rows added where a chain changes, %zu segments too deep\n",
+			 s->pushes, s->pushes_new, s->usual_hits, s->names,
+			 s->usual, k.rows_split, too_deep);
+		out_str(line);
+		snprintf(line, sizeof(line),
+			 "chains bytes: changes %.0f, names %.0f, calls %.0f, name strings %zu, usual calls %zu; without chains %zu rows, %zu bytes; chains cost %lld bytes\n",
+			 s->bits[LINELOC_F_CHAIN] / 8.0,
+			 s->bits[LINELOC_F_NAME] / 8.0,
+			 s->bits[LINELOC_F_CALL] / 8.0, s->names_bytes,
+			 s->usual_bytes,
+			 (size_t)plain.st.entries, plain.total,
+			 (long long)k.total - (long long)plain.total);
+		out_str(line);
+		put_latency(&plain, &k);
+	}
 	snprintf(line, sizeof(line), "table: %u rows, %zu bytes, %.2f B/row\n",
 		 s->entries, k.total,
 		 s->entries ? (double)k.total / (double)s->entries : 0.0);
@@ -128,7 +308,7 @@ void do_table_check(struct tables *t, uint32_t block)
 	size_t i, j, checked = 0;
 	char line[160];
 
-	ktable_build(&k, t, block);
+	ktable_build(&k, t, block, NULL);
 	rows_index(&k.c, &ix, -1);
 	for (i = 0; i < k.c.nseqs; i++) {
 		const struct row_seq *s = &k.c.seqs[i];
@@ -147,44 +327,168 @@ void do_table_check(struct tables *t, uint32_t block)
 	out_str(line);
 }
 
-static void via_answer(struct ktable *k, const char *arg)
-{
-	static char buf[1 << 16];
-	uint32_t line = 0;
-	size_t len;
-	uint64_t a;
+/* Functions of the symbol table, by address: -f's outermost names. */
+struct fsyms {
+	struct fsym {
+		uint64_t value;
+		const char *name;
+	} *s;
+	size_t n, cap;
+};
 
-	if (!parse_addr(arg, &a) ||
-	    table_answer(k, a, buf, sizeof(buf), &len, &line) <= 0) {
-		out_str("??:0\n");
+static int add_fsym(void *arg, const char *name, uint64_t value,
+		    uint8_t info)
+{
+	struct fsyms *fs = arg;
+
+	if ((info & 0xf) != STT_FUNC)
+		return 0;
+	fs->s = grow(fs->s, &fs->cap, fs->n + 1, sizeof(*fs->s));
+	fs->s[fs->n].value = value;
+	fs->s[fs->n++].name = xstrdup(name);
+	return 0;
+}
+
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static const char *fsym_at(const struct fsyms *fs, uint64_t a)
+{
+	size_t lo;
+
+	LOWER_BOUND(lo, fs->n, fs->s[i].value <= a);
+	return lo ? fs->s[lo - 1].name : "??";
+}
+
+struct via {
+	struct ktable k;
+	unsigned int how;	/* ADDR_* */
+	struct fsyms fs;
+};
+
+static void put_name(const struct via *v, const char *name, size_t len)
+{
+	if (!(v->how & ADDR_NAMES))
 		return;
-	}
-	out_str(buf);
+	out_mem(name, len);
+	out_mem("\n", 1);
+}
+
+/* The name of an inlined function, through the table. */
+static void put_inlined(const struct via *v, u32 name)
+{
+	char buf[LINELOC_MAX_NAME];
+	u32 len;
+
+	if (!(v->how & ADDR_NAMES))
+		return;
+	if (lineloc_name(v->k.tab, v->k.size, name, buf, &len))
+		die(v->k.t->elf.path, NULL, "the table has no name %u", name);
+	put_name(v, buf, len);
+}
+
+static void put_path(struct via *v, uint32_t file, uint32_t line)
+{
+	struct lineloc_loc loc;
+
+	if (lineloc_path(v->k.tab, v->k.size, file, &loc))
+		die(v->k.t->elf.path, NULL, "the table has no path %u", file);
+	out_mem(loc.dir, loc.dir_len);
+	out_mem(loc.name, loc.name_len);
 	out_mem(":", 1);
 	out_dec(line);
 	out_mem("\n", 1);
+}
+
+/*
+ * As do_addrs() answers (-e, with -i, -f and -a as given), through the
+ * table: the outermost function named by the symbol table, as the
+ * kernel names it.
+ */
+static void via_answer(struct via *v, const char *arg)
+{
+	struct lineloc_call calls[LINELOC_MAX_DEPTH];
+	struct ktable *k = &v->k;
+	struct lineloc_loc loc;
+	const char *outer;
+	struct region *r;
+	uint32_t n = 0, i;
+	uint64_t a;
+	int ok = parse_addr(arg, &a), ret = LINELOC_UNKNOWN;
+
+	if (v->how & ADDR_SHOW)
+		put_addr(ok, a);
+	r = ok ? ktable_region(k, a, 0) : NULL;
+	if (r)
+		ret = lineloc_lookup_calls(k->tab, k->size,
+					   (u32)(a - r->lo) + r->bias, &loc,
+					   calls, LINELOC_MAX_DEPTH, &n);
+	if (ret < 0)
+		die(k->t->elf.path, NULL, "table lookup at 0x%" PRIx64 ": error %d",
+		    a, ret);
+	outer = ok ? fsym_at(&v->fs, a) : "??";
+	if (ret) {
+		put_name(v, "??", 2);
+		out_str("??:0\n");
+		return;
+	}
+	if (!(v->how & ADDR_INLINES))
+		n = 0;
+	if (n)
+		put_inlined(v, calls[0].name);
+	else
+		put_name(v, outer, strlen(outer));
+	out_mem(loc.dir, loc.dir_len);
+	out_mem(loc.name, loc.name_len);
+	out_mem(":", 1);
+	out_dec(loc.line);
+	out_mem("\n", 1);
+	for (i = 1; i <= n; i++) {
+		if (i < n)
+			put_inlined(v, calls[i].name);
+		else
+			put_name(v, outer, strlen(outer));
+		put_path(v, calls[i - 1].file, calls[i - 1].line);
+	}
 }
 
 /**
  * do_via_table() - answer -e through vmlinux's tables (--via-table)
  * @t: the tables of a vmlinux, loaded
  * @block: rows per block
+ * @how: ADDR_* flags: with -i, tables with chains of inlined calls
  * @addrs: the addresses, hex; none: one a line on stdin
  * @naddrs: how many
  */
-void do_via_table(struct tables *t, uint32_t block, char **addrs, int naddrs)
+void do_via_table(struct tables *t, uint32_t block, unsigned int how,
+		  char **addrs, int naddrs)
 {
-	static struct ktable k;
+	static struct via v;
+	struct ktable_inl ki;
+	size_t too_deep;
 	char line[256];
 	int i;
 
-	ktable_build(&k, t, block);
+	v.how = how;
+	if (how & ADDR_INLINES)
+		build_inl(t, &ki, &too_deep);
+	ktable_build(&v.k, t, block, how & ADDR_INLINES ? &ki : NULL);
+	if (how & ADDR_NAMES) {
+		elf_each_symbol(&t->elf, add_fsym, &v.fs);
+		qsort(v.fs.s, v.fs.n, sizeof(*v.fs.s), cmp_fsym);
+	}
 	for (i = 0; i < naddrs; i++)
-		via_answer(&k, addrs[i]);
+		via_answer(&v, addrs[i]);
 	if (naddrs)
 		return;
 	while (fgets(line, sizeof(line), stdin)) {
-		via_answer(&k, line);
+		via_answer(&v, line);
 		out_flush();
 		fflush(out);
 	}

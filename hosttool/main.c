@@ -64,7 +64,9 @@ static const char usage[] =
 	"                  their compilation unit (what llvm-symbolizer answers)\n"
 	"  -i, --inlines   with -e: every level of inlined calls, innermost\n"
 	"                  first: the line inside each function, then where it\n"
-	"                  is called (executables)\n"
+	"                  is called (executables); with --via-table and\n"
+	"                  --table-size: vmlinux's tables with these chains\n"
+	"                  (and --table-size: their cost and lookup time)\n"
 	"  -f, --functions with -i: each level's function name before it\n"
 	"  -a, --addresses with -e: each address on a line before its answer\n"
 	"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
@@ -261,10 +263,12 @@ int main(int argc, char **argv)
 		usage_error(NULL);
 	if (jsec && mode != ADDR)
 		usage_error("-j SECTION is for -e FILE");
-	if ((inl || names) && (mode != ADDR || via))
-		usage_error("-i and -f are for -e FILE (not --via-table)");
-	if (show && (mode != ADDR || via))
-		usage_error("-a is for -e FILE (not --via-table)");
+	if (names && mode != ADDR)
+		usage_error("-f is for -e FILE");
+	if (inl && mode != ADDR && mode != TSIZE)
+		usage_error("-i is for -e FILE and --table-size");
+	if (show && mode != ADDR)
+		usage_error("-a is for -e FILE");
 	if (names && !inl)
 		usage_error("-f names each level of -i: give both");
 
@@ -276,6 +280,9 @@ int main(int argc, char **argv)
 		static struct elf e;
 
 		elf_open(&e, file);
+		if (e.type == ET_REL && inl)
+			usage_error("-i: chains of inlined calls are in a vmlinux's tables, not a module's (%s)",
+				    file);
 		if (e.type == ET_REL) {
 			if (via)
 				do_via_module(&e, jsec, (uint32_t)block,
@@ -298,13 +305,15 @@ int main(int argc, char **argv)
 	else if (mode == KTABLE)
 		do_kernel_table(&t, (uint32_t)block);
 	else if (mode == TSIZE)
-		do_table_size(&t, (uint32_t)block);
+		do_table_size(&t, (uint32_t)block, inl);
 	else if (mode == TCHECK)
 		do_table_check(&t, (uint32_t)block);
 	else if (mode == ISTATS)
 		do_inline_stats(&t);
 	else if (via)
-		do_via_table(&t, (uint32_t)block, argv + optind, argc - optind);
+		do_via_table(&t, (uint32_t)block, (inl ? ADDR_INLINES : 0) |
+			     (names ? ADDR_NAMES : 0) | (show ? ADDR_SHOW : 0),
+			     argv + optind, argc - optind);
 	else
 		do_addrs(&t, jsec, (inl ? ADDR_INLINES : 0) |
 			 (names ? ADDR_NAMES : 0) | (show ? ADDR_SHOW : 0),

@@ -163,6 +163,18 @@ int parse_addr(const char *arg, uint64_t *a)
 	return end != p && !*end && !errno;
 }
 
+/* -a: the address @a on a line (as llvm-symbolizer -a prints it), or ?? */
+void put_addr(int ok, uint64_t a)
+{
+	char buf[24];
+
+	if (ok)
+		snprintf(buf, sizeof(buf), "0x%" PRIx64 "\n", a);
+	else
+		snprintf(buf, sizeof(buf), "??\n");
+	out_str(buf);
+}
+
 static void put_loc(struct tables *t, uint32_t file, uint32_t line)
 {
 	if (file == NOFILE) {
@@ -183,16 +195,8 @@ static void answer(struct tables *t, struct row_set *c, struct row_index *ix,
 	uint64_t a;
 	int ok = parse_addr(arg, &a);
 
-	if (how & ADDR_SHOW) {
-		char buf[24];
-
-		/* as llvm-symbolizer -a prints it */
-		if (ok)
-			snprintf(buf, sizeof(buf), "0x%" PRIx64 "\n", a);
-		else
-			snprintf(buf, sizeof(buf), "??\n");
-		out_str(buf);
-	}
+	if (how & ADDR_SHOW)
+		put_addr(ok, a);
 	if (ok) {
 		r = rows_lookup(c, ix, a + ix->base);
 		if (in)

@@ -25,6 +25,7 @@ void rows_index(struct row_set *c, struct row_index *ix, int shndx);
 const struct line_row *rows_lookup(struct row_set *c, struct row_index *ix,
 				   uint64_t a);
 int parse_addr(const char *arg, uint64_t *a);
+void put_addr(int ok, uint64_t a);
 /* elfrel.c: elf_prepare for the user tool (main() sets it) */
 void elfrel_prepare(struct elf *e, struct section *s, uint32_t i, int strict,
 		    int record);

@@ -6,12 +6,16 @@
  *   mode 0: a table; lookups at offsets taken from its first bytes and at
  *           every block start and the offset before it;
  *   mode 1: edits (position, xor value) applied to a valid table built
- *           once from fixed rows (with a dictionary), with its own codes
- *           for an odd number of bytes, the shared codes for an even one;
- *           lookups all over it;
+ *           once from fixed rows (with a dictionary), with its own codes,
+ *           the shared codes, or its own codes and chains of inlined
+ *           calls, by the number of bytes modulo 3; lookups all over it;
  *   mode 2: rows (8 bytes each) for the encoder, with the shared codes
  *           when the third byte's top bit is set; its table must pass
- *           lineloc_check() and answer every row start as the rows say.
+ *           lineloc_check() and answer every row start as the rows say;
+ *   mode 3: rows at increasing offsets and their chains of inlined calls
+ *           (8 bytes each) over 24 instances the first bytes describe;
+ *           the table must pass lineloc_check() and answer every row
+ *           that is the only one at its offset with its line and chain.
  * Build: make -f hosttool/hosttool.mk hosttool/fuzz/fuzz_linetab
  */
 #include <stddef.h>
@@ -28,16 +32,32 @@ static const char *const paths[] = {
 	"arch/x86/e.c", "lib/f.c", "mm/g.c", "fs/h.c",
 };
 
+static const char *const names[] = {
+	"spin_lock", "spin_lock_irq", "raw_spin_lock", "get_current",
+	"__list_add", "list_add", "a", "",
+};
+
+#define NINL	24
+
 
 static uint64_t sink;
 
 static void look(const uint8_t *t, size_t size, u32 off)
 {
+	struct lineloc_call calls[LINELOC_MAX_DEPTH];
+	char name[LINELOC_MAX_NAME];
 	struct lineloc_loc loc;
+	u32 n, i, len;
 	int ret = lineloc_lookup(t, size, off, &loc);
 
 	if (ret < -LINELOC_E_CODESET || ret > LINELOC_UNKNOWN)
 		__builtin_trap();
+	if (lineloc_lookup_calls(t, size, off, &loc, calls, LINELOC_MAX_DEPTH,
+				 &n) != ret)
+		__builtin_trap();
+	for (i = 0; !ret && i < n; i++)
+		if (!lineloc_name(t, size, calls[i].name, name, &len) && len)
+			sink += (uint8_t)name[0] + (uint8_t)name[len - 1];
 	if (ret == 0) {
 		/* Touch what the decoder handed out, so ASan checks it. */
 		if (loc.dir_len)
@@ -83,8 +103,21 @@ static void look_blocks(const uint8_t *t, size_t size)
 	}
 }
 
-static uint8_t *base[2];
-static size_t base_size[2];
+static uint8_t *base[3];
+static size_t base_size[3];
+
+/* Instances from @d (NINL * 3 bytes): parents earlier in the list only. */
+static void make_inl(struct lineloc_inline *inl, const uint8_t *d)
+{
+	u32 i;
+
+	for (i = 0; i < NINL; i++, d += 3) {
+		inl[i].name = d[0] % 8;
+		inl[i].parent = i && d[0] & 0x80 ? 1 + d[1] % i : 0;
+		inl[i].file = d[1] % 8;
+		inl[i].line = d[2] & 0x40 ? d[2] * 1000003U : d[2] % 50;
+	}
+}
 
 /*
  * Valid tables: 3 sequences over 8 files, blocks of 5 rows; with their own
@@ -93,8 +126,11 @@ static size_t base_size[2];
 static void make_base(void)
 {
 	struct lineloc_enc_opts opt = { .block_rows = 5 };
+	struct lineloc_inline inl[NINL];
 	struct lineloc_row rows[200];
-	u32 i, n = 0, off = 0x100;
+	struct lineloc_calls calls;
+	uint8_t seed[NINL * 3];
+	u32 i, n = 0, off = 0x100, row_inl[200];
 
 	for (i = 0; i < 190; i++) {
 		rows[n].off = off;
@@ -114,15 +150,30 @@ static void make_base(void)
 				   &base[i], &base_size[i], NULL))
 			__builtin_trap();
 	}
+	for (i = 0; i < NINL * 3; i++)
+		seed[i] = (uint8_t)(i * 73 + 11);
+	make_inl(inl, seed);
+	for (i = 0; i < n; i++)
+		row_inl[i] = (i * 7) % 5 ? (i * 13) % (NINL + 1) : 0;
+	calls.row_inl = row_inl;
+	calls.inl = inl;
+	calls.ninl = NINL;
+	calls.names = names;
+	calls.nnames = 8;
+	opt.shared = 0;
+	if (lineloc_encode_calls(rows, n, paths, 8, &calls, &opt,
+				 &lineloc_libc_alloc, &base[2], &base_size[2],
+				 NULL))
+		__builtin_trap();
 }
 
 static void mode_edit(const uint8_t *data, size_t size)
 {
-	size_t i, bs = base_size[size % 2 == 0];
+	size_t i, bs = base_size[size % 3];
 	uint8_t *t = malloc(bs);
 	u32 pos;
 
-	memcpy(t, base[size % 2 == 0], bs);
+	memcpy(t, base[size % 3], bs);
 	for (i = 0; i + 3 <= size; i += 3) {
 		pos = (data[i] | data[i + 1] << 8) % bs;
 		t[pos] ^= data[i + 2];
@@ -176,6 +227,91 @@ static void mode_rows(const uint8_t *data, size_t size)
 	free(rows);
 }
 
+/* The chain of instance @k (1 + index, 0 for none): its depth. */
+static u32 depth_of(const struct lineloc_inline *inl, u32 k)
+{
+	u32 d = 0;
+
+	for (; k; k = inl[k - 1].parent)
+		d++;
+	return d;
+}
+
+static void mode_chains(const uint8_t *data, size_t size)
+{
+	struct lineloc_enc_opts opt = { .block_rows = 1 };
+	struct lineloc_call c[LINELOC_MAX_DEPTH];
+	struct lineloc_inline inl[NINL];
+	char name[LINELOC_MAX_NAME];
+	struct lineloc_row *rows;
+	struct lineloc_calls calls;
+	size_t n, i, tsize;
+	u32 *row_inl, off = 0, k, j, nc, len;
+	uint8_t *t;
+
+	if (size < NINL * 3 + 1)
+		return;
+	make_inl(inl, data);
+	opt.block_rows = 1 + data[NINL * 3] % 24;
+	data += NINL * 3 + 1;
+	size -= NINL * 3 + 1;
+	n = size / 8;
+	if (!n)
+		return;
+	rows = malloc(n * sizeof(*rows));
+	row_inl = malloc(n * sizeof(*row_inl));
+	for (i = 0; i < n; i++) {
+		const uint8_t *d = data + 8 * i;
+
+		off += d[0] & 0x0f;		/* may repeat an offset */
+		rows[i].off = off;
+		rows[i].file = d[1] % 8;
+		rows[i].line = d[2] | (d[3] & 0x7f) << 8;
+		rows[i].end = (d[4] & 15) == 0;
+		row_inl[i] = d[5] % (NINL + 1);
+		if (depth_of(inl, row_inl[i]) > LINELOC_MAX_DEPTH)
+			row_inl[i] = 0;
+	}
+	calls.row_inl = row_inl;
+	calls.inl = inl;
+	calls.ninl = NINL;
+	calls.names = names;
+	calls.nnames = 8;
+	if (lineloc_encode_calls(rows, n, paths, 8, &calls, &opt,
+				 &lineloc_libc_alloc, &t, &tsize, NULL))
+		__builtin_trap();
+	if (lineloc_check(t, tsize))
+		__builtin_trap();
+	for (i = 0; i < n; i++) {
+		struct lineloc_loc loc;
+
+		if (rows[i].end || (i && rows[i - 1].off == rows[i].off) ||
+		    (i + 1 < n && rows[i + 1].off == rows[i].off))
+			continue;
+		if (lineloc_lookup_calls(t, tsize, rows[i].off, &loc, c,
+					 LINELOC_MAX_DEPTH, &nc) ||
+		    loc.line != rows[i].line ||
+		    loc.name_len != strlen(paths[rows[i].file]) -
+				    loc.dir_len ||
+		    nc != depth_of(inl, row_inl[i]))
+			__builtin_trap();
+		for (j = 0, k = row_inl[i]; j < nc; j++, k = inl[k - 1].parent) {
+			if (c[j].line != inl[k - 1].line ||
+			    lineloc_path(t, tsize, c[j].file, &loc) ||
+			    loc.dir_len + loc.name_len !=
+			    strlen(paths[inl[k - 1].file]) ||
+			    memcmp(loc.dir, paths[inl[k - 1].file], loc.dir_len) ||
+			    lineloc_name(t, tsize, c[j].name, name, &len) ||
+			    len != strlen(names[inl[k - 1].name]) ||
+			    memcmp(name, names[inl[k - 1].name], len))
+				__builtin_trap();
+		}
+	}
+	free(t);
+	free(rows);
+	free(row_inl);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	u32 off;
@@ -185,7 +321,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!base[0])
 		make_base();
-	switch (data[0] % 3) {
+	switch (data[0] % 4) {
 	case 0:
 		data++;
 		size--;
@@ -199,8 +335,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 		mode_edit(data + 1, size - 1);
 		break;
-	default:
+	case 2:
 		mode_rows(data + 1, size - 1);
+		break;
+	default:
+		mode_chains(data + 1, size - 1);
 		break;
 	}
 	return 0;

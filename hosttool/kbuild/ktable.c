@@ -37,10 +37,15 @@ struct region *ktable_region(struct ktable *k, uint64_t a, int end)
 }
 
 static void add_row(struct ktable *k, struct region *r, uint64_t a,
-		    uint32_t file, uint32_t line, int end)
+		    uint32_t file, uint32_t line, int end, uint32_t inl)
 {
 	struct lineloc_row *w;
 
+	if (k->chains) {
+		k->row_inl = grow(k->row_inl, &k->icap, k->n + 1,
+				  sizeof(*k->row_inl));
+		k->row_inl[k->n] = inl;
+	}
 	k->rows = grow(k->rows, &k->cap, k->n + 1, sizeof(*k->rows));
 	w = &k->rows[k->n++];
 	w->off = (u32)(a - r->lo) + r->bias;
@@ -50,14 +55,57 @@ static void add_row(struct ktable *k, struct region *r, uint64_t a,
 	r->n++;
 }
 
+/* The first segment of @in above @a. */
+static size_t seg_above(const struct ktable_inl *in, uint64_t a)
+{
+	size_t lo = 0, hi = in->nseg, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (in->seg_addr[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Row @j of sequence @s in region @r, with chains: its own, and a row of
+ * the same line at each start of a segment below the next row's address.
+ */
+static void add_rows_inl(struct ktable *k, const struct ktable_inl *in,
+			 struct region *r, const struct row_seq *s, size_t j)
+{
+	const struct line_row *w = &k->c.rows[j];
+	uint32_t file = w->file == NOFILE ? (uint32_t)k->t->paths.n : w->file;
+	uint64_t next;
+	size_t i = seg_above(in, w->addr);
+
+	add_row(k, r, w->addr, file, w->line, 0, i ? in->seg_inl[i - 1] : 0);
+	if (!s->sorted || j + 1 >= s->first + s->n)
+		return;
+	next = k->c.rows[j + 1].addr;
+	for (; i < in->nseg && in->seg_addr[i] < next; i++) {
+		if (ktable_region(k, in->seg_addr[i], 0) != r)
+			break;
+		add_row(k, r, in->seg_addr[i], file, w->line, 0,
+			in->seg_inl[i]);
+		k->rows_split++;
+	}
+}
+
 /*
  * Read @t's rows and anchors and build the table: the text at offsets
  * from _text, the init text after it, at offsets from _sinittext plus its
  * bias (past the text, rounded up to 64 KiB), so that the two regions
- * share the paths, codes and dictionary of one table.
+ * share the paths, codes and dictionary of one table.  With @in, the
+ * chains of inlined calls too.
  */
-void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
+void ktable_build(struct ktable *k, struct tables *t, uint32_t block,
+		  const struct ktable_inl *in)
 {
+	struct lineloc_calls calls;
 	static const char *const syms[NREGIONS][2] = {
 		{ "_text", "_etext" }, { "_sinittext", "_einittext" },
 	};
@@ -68,6 +116,7 @@ void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 
 	memset(k, 0, sizeof(*k));
 	k->t = t;
+	k->chains = !!in;
 	for (n = 0; n < NREGIONS; n++) {
 		struct region *r = &k->r[n];
 
@@ -107,16 +156,26 @@ void ktable_build(struct ktable *k, struct tables *t, uint32_t block)
 				k->dropped += !end;
 				continue;
 			}
+			if (in && !end) {
+				add_rows_inl(k, in, r, s, j);
+				continue;
+			}
 			add_row(k, r, w->addr, w->file == NOFILE ?
-				(uint32_t)t->paths.n : w->file, w->line, end);
+				(uint32_t)t->paths.n : w->file, w->line, end, 0);
 		}
 	}
 	/* nothing past _etext, whatever the text's last sequence says */
-	add_row(k, &k->r[0], k->r[0].hi, 0, 0, 1);
+	add_row(k, &k->r[0], k->r[0].hi, 0, 0, 1, 0);
 	k->r[0].n--;
 	opt.block_rows = block;
-	err = lineloc_encode(k->rows, k->n, k->paths, k->npaths, &opt,
-			     &lineloc_libc_alloc, &k->tab, &k->size, &k->st);
+	if (in) {
+		calls = in->calls;
+		calls.row_inl = k->row_inl;
+	}
+	err = lineloc_encode_calls(k->rows, k->n, k->paths, k->npaths,
+				   in ? &calls : NULL, &opt,
+				   &lineloc_libc_alloc, &k->tab, &k->size,
+				   &k->st);
 	if (err)
 		die(t->elf.path, NULL, "cannot build the line table (error %d)",
 		    err);
@@ -141,7 +200,7 @@ void do_kernel_table(struct tables *t, uint32_t block)
 	static struct ktable k;
 	uint8_t h[LINELOC_K_HDR_SIZE] = { 0 };
 
-	ktable_build(&k, t, block);
+	ktable_build(&k, t, block, NULL);
 	put32(h, LINELOC_K_MAGIC);
 	put32(h + 4 * LINELOC_K_VERSION_W, LINELOC_K_VERSION);
 	put32(h + 4 * LINELOC_K_TEXT_W, LINELOC_K_HDR_SIZE);

@@ -30,12 +30,27 @@ struct region {
 	size_t n;		/* rows read */
 };
 
+/*
+ * Chains of inlined calls for the table (lineloc_encode_calls()): from
+ * each @seg_addr up to the next, @seg_inl holds (1 + an instance, or 0);
+ * at most LINELOC_MAX_DEPTH levels.
+ */
+struct ktable_inl {
+	const uint64_t *seg_addr;
+	const uint32_t *seg_inl;
+	size_t nseg;
+	struct lineloc_calls calls;	/* without row_inl */
+};
+
 struct ktable {
 	struct tables *t;
 	struct row_set c;
 	struct region r[NREGIONS];
 	struct lineloc_row *rows;	/* both regions' */
-	size_t n, cap;
+	int chains;			/* with chains of inlined calls */
+	uint32_t *row_inl;		/* then each row's */
+	size_t n, cap, icap;
+	size_t rows_split;		/* rows added where a chain changes */
 	u8 *tab;
 	size_t size;
 	struct lineloc_stats st;
@@ -45,12 +60,14 @@ struct ktable {
 	size_t total;		/* bytes of the container */
 };
 
-void ktable_build(struct ktable *k, struct tables *t, uint32_t block);
+void ktable_build(struct ktable *k, struct tables *t, uint32_t block,
+		  const struct ktable_inl *in);
 struct region *ktable_region(struct ktable *k, uint64_t a, int end);
 void do_kernel_table(struct tables *t, uint32_t block);
-void do_table_size(struct tables *t, uint32_t block);
+void do_table_size(struct tables *t, uint32_t block, int chains);
 void do_table_check(struct tables *t, uint32_t block);
-void do_via_table(struct tables *t, uint32_t block, char **addrs, int naddrs);
+void do_via_table(struct tables *t, uint32_t block, unsigned int how,
+		  char **addrs, int naddrs);
 void do_check_anchors(const char *read, const char *final);
 
 #endif /* KTABLE_H */

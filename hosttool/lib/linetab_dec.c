@@ -41,6 +41,8 @@ struct lt_tab {
 	u32 long_off, nsuper, super_off, index_off, data_off, data_size;
 	u32 nfiles, ndirs, files_off, dirs_off, str_off, str_size;
 	u32 ndict, dict_off;
+	u32 nctx;		/* LINELOC_NCTX, or LINELOC_NCTX_CHAINS */
+	u32 nnames, names_off, nstr_off, nstr_size, nusual, usual_off;
 };
 
 /* Is [off, off + count * elem) inside @size bytes? */
@@ -122,6 +124,8 @@ static int lt_parse_short(struct lt_tab *h, const u8 *t, size_t size)
 	h->long_off = get_unaligned_le32(h->c + 12);
 	if ((v & 0xffff) != LINELOC_NCTX)
 		return -LINELOC_E_CODESET;
+	h->nctx = LINELOC_NCTX;
+	h->nnames = 0;
 	at = pos;
 	h->super_off = at;
 	at += 12 * (u64)h->nsuper;
@@ -146,7 +150,7 @@ static int lt_parse_short(struct lt_tab *h, const u8 *t, size_t size)
 
 static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 {
-	const u8 *t = tab;
+	const u8 *t = tab, *x;
 	u32 v, lut_off;
 	int ret;
 
@@ -184,10 +188,30 @@ static int lt_parse(struct lt_tab *h, const void *tab, size_t size)
 	h->str_size = get_unaligned_le32(t + 4 * LINELOC_H_STR_SIZE);
 	h->ndict = get_unaligned_le32(t + 4 * LINELOC_H_NDICT);
 	h->dict_off = get_unaligned_le32(t + 4 * LINELOC_H_DICT_OFF);
+	h->nctx = v & 0xffff;
 	if (h->size < LINELOC_HDR_SIZE || h->size > size ||
-	    (v & 0xffff) != LINELOC_NCTX)
+	    (h->nctx != LINELOC_NCTX && h->nctx != LINELOC_NCTX_CHAINS))
 		return -LINELOC_E_HEADER;
 	h->c_size = h->size;
+	h->nnames = 0;
+	if (h->nctx == LINELOC_NCTX_CHAINS) {
+		x = t + LINELOC_HDR_SIZE;
+		if (h->size < LINELOC_HDR_SIZE + 4 * LINELOC_HX_WORDS)
+			return -LINELOC_E_HEADER;
+		h->nnames = get_unaligned_le32(x + 4 * LINELOC_HX_NNAMES);
+		h->names_off = get_unaligned_le32(x + 4 * LINELOC_HX_NAMES_OFF);
+		h->nstr_off = get_unaligned_le32(x + 4 * LINELOC_HX_NSTR_OFF);
+		h->nstr_size = get_unaligned_le32(x + 4 * LINELOC_HX_NSTR_SIZE);
+		h->nusual = get_unaligned_le32(x + 4 * LINELOC_HX_NUSUAL);
+		h->usual_off = get_unaligned_le32(x + 4 * LINELOC_HX_USUAL_OFF);
+		if (!lt_fits(h->size, h->names_off,
+			     ((u64)h->nnames + LINELOC_NAME_GROUP - 1) /
+			     LINELOC_NAME_GROUP * 4 + (u64)h->nnames *
+			     (h->nnames > 0x10000 ? 4 : 2), 1) ||
+		    !lt_fits(h->size, h->nstr_off, h->nstr_size, 1) ||
+		    !lt_fits(h->size, h->usual_off, h->nusual, 8))
+			return -LINELOC_E_HEADER;
+	}
 check:
 	if (h->lut_bits < 1 || h->lut_bits > LINELOC_MAX_LEN)
 		return -LINELOC_E_HEADER;
@@ -196,8 +220,8 @@ check:
 	    (u64)h->nblocks * h->block_rows < h->entries ||
 	    (h->nblocks && (u64)(h->nblocks - 1) * h->block_rows >= h->entries))
 		return -LINELOC_E_HEADER;
-	if (!lt_fits(h->c_size, lut_off, (u64)LINELOC_NCTX << h->lut_bits, 2) ||
-	    !lt_fits(h->c_size, h->long_off, LINELOC_NCTX, 4) ||
+	if (!lt_fits(h->c_size, lut_off, (u64)h->nctx << h->lut_bits, 2) ||
+	    !lt_fits(h->c_size, h->long_off, h->nctx, 4) ||
 	    h->nsuper > h->nblocks ||
 	    !lt_fits(h->size, h->super_off, h->nsuper, 12) ||
 	    !lt_fits(h->size, h->index_off, h->nblocks, 4) ||
@@ -351,6 +375,107 @@ struct lt_mtf {
 #define LT_MTF_ORDER	0xfedcba9876543210ULL	/* position p holds slot p */
 static_assert(LINELOC_MTF == 16, "the MTF order is 16 positions of 4 bits");
 
+/* A symbol, refilling the window first if it may be short. */
+static __always_inline u32 lt_sym_r(struct lt_bits *b, const struct lt_tab *h,
+				    u32 ctx)
+{
+	if (unlikely(b->n < LINELOC_MAX_LEN))
+		lt_refill(b);
+	return lt_sym(b, h, ctx);
+}
+
+/*
+ * The usual call from the function named @caller into @lv: 0, or -1 when
+ * it has none or the call is out of range.
+ */
+static int lt_usual(const struct lt_tab *h, u32 caller, struct lt_level *lv)
+{
+	const u8 *u = h->t + h->usual_off, *m;
+	u32 lo = 0, hi = h->nusual, mid, c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		m = u + 8 * mid;
+		c = get_unaligned_le16(m);
+		if (c == caller) {
+			lv->name = get_unaligned_le16(m + 2);
+			lv->file = get_unaligned_le16(m + 4);
+			lv->line = get_unaligned_le16(m + 6);
+			return lv->name < h->nnames && lv->file < h->nfiles ?
+			       0 : -1;
+		}
+		if (c < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* A new level, called from the row's function at @file, @line, into @lv. */
+static int lt_new_level(struct lt_bits *b, const struct lt_tab *h,
+			const struct lt_chain *ch, u32 file, u32 line,
+			struct lt_level *lv)
+{
+	u32 f, pf, pl, zz;
+	bool have;
+
+	lv->name = lt_num(b, h, LINELOC_CTX_NAME, LT_NAME_K);
+	have = lt_ch_pred(ch, file, line, &pf, &pl);
+	f = lt_num(b, h, LINELOC_CTX_CFILE, LT_CFILE_K);
+	lv->file = f ? f - 1 : pf;
+	if (lv->file == pf) {
+		zz = lt_num(b, h, LINELOC_CTX_CLINE + !have, LT_CLINE_K);
+		lv->line = lt_unzigzag(zz, pl);
+	} else {
+		lv->line = lt_num(b, h, LINELOC_CTX_CLINE_ABS, LT_CLINE_K);
+	}
+	return lv->name < h->nnames && lv->file < h->nfiles ?
+	       0 : -LINELOC_E_DATA;
+}
+
+/*
+ * How the chain of inlined calls changes at a row of class @cls in
+ * @file at @line (linetab_model.h).  Returns 0, or -LINELOC_E_DATA.
+ */
+static int lt_chain_op(struct lt_bits *b, const struct lt_tab *h,
+		       struct lt_chain *ch, u32 cls, u32 file, u32 line)
+{
+	struct lt_level lv;
+	u32 s, p, q, j;
+
+	s = lt_sym_r(b, h, LINELOC_CTX_OP + cls);
+	if (s) {
+		if (s >= LT_OP_SYMS)
+			return -LINELOC_E_DATA;
+		p = (s - 1) / 3;
+		q = (s - 1) % 3;
+		if (q == 2)
+			q += lt_num(b, h, LINELOC_CTX_PUSHES, LT_PUSHES_K);
+		if (p > ch->depth || q > LINELOC_MAX_DEPTH - (ch->depth - p))
+			return -LINELOC_E_DATA;
+		lt_ch_pop(ch, p);
+		for (; q; q--) {
+			j = lt_sym_r(b, h, LINELOC_CTX_PUSH + !!ch->depth);
+			if (j < ch->nrecent) {
+				lt_ch_again(ch, j);
+				continue;
+			}
+			if (j == LT_PUSH_USUAL) {
+				if (!ch->depth ||
+				    lt_usual(h, ch->lv[ch->depth - 1].name, &lv))
+					return -LINELOC_E_DATA;
+			} else if (j != LT_PUSH_NEW ||
+				   lt_new_level(b, h, ch, file, line, &lv)) {
+				return -LINELOC_E_DATA;
+			}
+			lt_ch_push(ch, &lv);
+		}
+	}
+	lt_ch_row(ch, file, line);
+	return 0;
+}
+
 /*
  * Decode block @blk, bytes @start..@stop of the data, from its first row
  * at *@at up to the last row at or below @off.  Each row is decoded before
@@ -366,7 +491,8 @@ static_assert(LINELOC_MTF == 16, "the MTF order is 16 positions of 4 bits");
  * kept in @cur and @prv while it stays (written back on a switch).
  */
 static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
-		    u32 off, u32 *file, u32 *line, bool *end, u32 *at)
+		    u32 off, u32 *file, u32 *line, bool *end, u32 *at,
+		    struct lt_chain *ch)
 {
 	struct lt_mtf mtf[LINELOC_MTF], m;
 	u64 order = LT_MTF_ORDER, low;
@@ -386,6 +512,8 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 	b.end = h->t + h->data_off + stop;
 	b.over = 0;
 	b.err = 0;
+	if (ch)
+		lt_ch_reset(ch);
 	for (k = 0; k < rows; k++) {
 		pfile = afile;
 		pline = aline;
@@ -491,6 +619,12 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			}
 			*at = next;
 		}
+		if (ch) {	/* with chains: the row's, once it is taken */
+			if (aend)
+				lt_ch_end(ch);
+			else if (lt_chain_op(&b, h, ch, cls, afile, aline))
+				goto bad;
+		}
 		if (unlikely(b.err))
 			return b.err;
 	}
@@ -585,6 +719,57 @@ static int lt_span(const struct lt_tab *h, u32 s, u32 blk, u32 *at,
 	return 0;
 }
 
+/* lineloc_lookup() on a parsed table; with @ch, the chain into it. */
+static int lt_lookup(const struct lt_tab *h, u32 off, struct lineloc_loc *loc,
+		     struct lt_chain *ch)
+{
+	u32 lo, hi, n, half, s, base, file = 0, line = 0, at, start, stop;
+	const u8 *sb, *ix;
+	bool end = false;
+	int ret;
+
+	if (!h->nsuper)
+		return LINELOC_UNKNOWN;
+	sb = h->t + h->super_off;
+	ix = h->t + h->index_off;
+	if (get_unaligned_le32(sb) > off)
+		return LINELOC_UNKNOWN;
+	/* the last superblock, then block, whose first row is at or below */
+	lo = 0;
+	n = h->nsuper;
+	while (n > 1) {		/* no branch on the data: a conditional move */
+		half = n / 2;
+		lo = get_unaligned_le32(sb + 12 * (lo + half)) <= off ? lo + half : lo;
+		n -= half;
+	}
+	s = lo;
+	base = get_unaligned_le32(sb + 12 * s);
+	lo = get_unaligned_le32(sb + 12 * s + 8);
+	hi = s + 1 < h->nsuper ? get_unaligned_le32(sb + 12 * (s + 1) + 8) : h->nblocks;
+	if (lo >= hi || hi > h->nblocks)
+		return -LINELOC_E_DATA;
+	for (n = hi - lo; n > 1; n -= half) {
+		half = n / 2;
+		lo = base + get_unaligned_le16(ix + 4 * (lo + half)) <= off ? lo + half : lo;
+	}
+	ret = lt_span(h, s, lo, &at, &start, &stop);
+	if (ret)
+		return ret;
+	if (at > off)
+		return -LINELOC_E_DATA;	/* an index out of order */
+	ret = lt_block(h, lo, start, stop, off, &file, &line, &end, &at, ch);
+	if (ret)
+		return ret;
+	if (end)
+		return LINELOC_UNKNOWN;
+	ret = lt_path(h, file, loc);
+	if (ret)
+		return ret;
+	loc->line = line;
+	loc->start = at;
+	return 0;
+}
+
 /**
  * lineloc_lookup() - the source location of an offset
  * @tab: the table
@@ -602,57 +787,128 @@ static int lt_span(const struct lt_tab *h, u32 s, u32 blk, u32 *at,
 int lineloc_lookup(const void *tab, size_t size, u32 off,
 		   struct lineloc_loc *loc)
 {
-	u32 lo, hi, n, half, s, base, file = 0, line = 0, at, start, stop;
-	const u8 *sb, *ix;
+	struct lt_chain ch;
 	struct lt_tab h;
-	bool end = false;
 	int ret;
 
 	ret = lt_parse(&h, tab, size);
 	if (ret)
 		return ret;
-	if (!h.nsuper)
-		return LINELOC_UNKNOWN;
-	sb = h.t + h.super_off;
-	ix = h.t + h.index_off;
-	if (get_unaligned_le32(sb) > off)
-		return LINELOC_UNKNOWN;
-	/* the last superblock, then block, whose first row is at or below */
-	lo = 0;
-	n = h.nsuper;
-	while (n > 1) {		/* no branch on the data: a conditional move */
-		half = n / 2;
-		lo = get_unaligned_le32(sb + 12 * (lo + half)) <= off ? lo + half : lo;
-		n -= half;
-	}
-	s = lo;
-	base = get_unaligned_le32(sb + 12 * s);
-	lo = get_unaligned_le32(sb + 12 * s + 8);
-	hi = s + 1 < h.nsuper ? get_unaligned_le32(sb + 12 * (s + 1) + 8) : h.nblocks;
-	if (lo >= hi || hi > h.nblocks)
-		return -LINELOC_E_DATA;
-	for (n = hi - lo; n > 1; n -= half) {
-		half = n / 2;
-		lo = base + get_unaligned_le16(ix + 4 * (lo + half)) <= off ? lo + half : lo;
-	}
-	ret = lt_span(&h, s, lo, &at, &start, &stop);
-	if (ret)
-		return ret;
-	if (at > off)
-		return -LINELOC_E_DATA;	/* an index out of order */
-	ret = lt_block(&h, lo, start, stop, off, &file, &line, &end, &at);
-	if (ret)
-		return ret;
-	if (end)
-		return LINELOC_UNKNOWN;
-	ret = lt_path(&h, file, loc);
-	if (ret)
-		return ret;
-	loc->line = line;
-	loc->start = at;
-	return 0;
+	return lt_lookup(&h, off, loc,
+			 h.nctx == LINELOC_NCTX_CHAINS ? &ch : NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup);
+
+/*
+ * The name of rank @i into @buf (LINELOC_MAX_NAME bytes), its length into
+ * *@len: its position in the sorted names, then the names of its group
+ * up to it, each the bytes it shares with the one before and its own.
+ */
+static int lt_name(const struct lt_tab *h, u32 i, char *buf, u32 *len)
+{
+	u32 wide = h->nnames > 0x10000, a, k, n, c, pos;
+	const u8 *perm = h->t + h->names_off, *starts, *str;
+
+	if (i >= h->nnames)
+		return -LINELOC_E_HEADER;
+	a = wide ? get_unaligned_le32(perm + 4 * i) :
+		   get_unaligned_le16(perm + 2 * i);
+	if (a >= h->nnames)
+		return -LINELOC_E_HEADER;
+	starts = perm + (size_t)h->nnames * (wide ? 4 : 2);
+	str = h->t + h->nstr_off;
+	pos = get_unaligned_le32(starts + 4 * (a / LINELOC_NAME_GROUP));
+	for (k = a - a % LINELOC_NAME_GROUP, n = 0; k <= a; k++) {
+		c = 0;
+		if (k % LINELOC_NAME_GROUP) {
+			if (pos >= h->nstr_size)
+				return -LINELOC_E_HEADER;
+			c = str[pos++];
+			if (c > n)
+				return -LINELOC_E_HEADER;
+		}
+		if (pos >= h->nstr_size)
+			return -LINELOC_E_HEADER;
+		n = str[pos++];
+		if (c + n > LINELOC_MAX_NAME || n > h->nstr_size - pos)
+			return -LINELOC_E_HEADER;
+		for (; n; n--)
+			buf[c++] = str[pos++];
+		n = c;
+	}
+	*len = n;
+	return 0;
+}
+
+/**
+ * lineloc_name() - the name of an inlined function of a line table
+ * @tab: the table
+ * @size: bytes at @tab
+ * @name: its index, from struct lineloc_call
+ * @buf: where to put it, LINELOC_MAX_NAME bytes, not terminated
+ * @len: where to put its length
+ *
+ * Return: 0, or -LINELOC_E_HEADER if the table or the index is bad.
+ */
+int lineloc_name(const void *tab, size_t size, u32 name, char *buf, u32 *len)
+{
+	struct lt_tab h;
+	int ret;
+
+	ret = lt_parse(&h, tab, size);
+	if (ret)
+		return ret;
+	return lt_name(&h, name, buf, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(lineloc_name);
+
+/**
+ * lineloc_lookup_calls() - the source location of an offset, with the
+ * chain of inlined calls that holds there
+ * @tab: the table
+ * @size: bytes at @tab
+ * @off: offset from the table's base
+ * @loc: the location, as lineloc_lookup() gives it: the line inside the
+ *	innermost inlined function
+ * @calls: the levels of inlined calls, innermost first: each inlined
+ *	function's name and where it is called, in the function it is
+ *	inlined into (the next level, or the function the symbol table
+ *	names)
+ * @max: room at @calls
+ * @ncalls: the levels put at @calls: the innermost @max at most; 0 when
+ *	the table has no chains
+ *
+ * Return: as lineloc_lookup().
+ */
+int lineloc_lookup_calls(const void *tab, size_t size, u32 off,
+			 struct lineloc_loc *loc, struct lineloc_call *calls,
+			 u32 max, u32 *ncalls)
+{
+	struct lt_chain ch;
+	struct lt_tab h;
+	u32 i;
+	int ret;
+
+	*ncalls = 0;
+	ret = lt_parse(&h, tab, size);
+	if (ret)
+		return ret;
+	if (h.nctx != LINELOC_NCTX_CHAINS)
+		return lt_lookup(&h, off, loc, NULL);
+	ret = lt_lookup(&h, off, loc, &ch);
+	if (ret)
+		return ret;
+	for (i = 0; i < ch.depth && i < max; i++) {
+		const struct lt_level *lv = &ch.lv[ch.depth - 1 - i];
+
+		calls[i].name = lv->name;
+		calls[i].file = lv->file;
+		calls[i].line = lv->line;
+	}
+	*ncalls = i;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup_calls);
 
 /**
  * lineloc_check_header() - validate a line table once, before use
@@ -670,6 +926,7 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup);
  */
 int lineloc_check_header(const void *tab, size_t size)
 {
+	char name[LINELOC_MAX_NAME];
 	struct lineloc_loc loc;
 	struct lt_tab h;
 	u32 i, j, len, total, first, prev = 0, cur, e, pos, n;
@@ -680,7 +937,7 @@ int lineloc_check_header(const void *tab, size_t size)
 	ret = lt_parse(&h, tab, size);
 	if (ret)
 		return ret;
-	for (i = 0; i < LINELOC_NCTX; i++) {
+	for (i = 0; i < h.nctx; i++) {
 		pos = get_unaligned_le32(h.c + h.long_off + 4 * i);
 		if (!lt_fits(h.c_size, pos, LINELOC_LONG_HDR, 1))
 			return -LINELOC_E_CODE;
@@ -729,6 +986,11 @@ int lineloc_check_header(const void *tab, size_t size)
 		if (ret)
 			return ret;
 	}
+	for (i = 0; i < h.nnames; i++) {
+		ret = lt_name(&h, i, name, &len);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -745,6 +1007,7 @@ int lineloc_check_header(const void *tab, size_t size)
 int lineloc_check(const void *tab, size_t size)
 {
 	u32 s, blk, last, at, start, stop, file, line;
+	struct lt_chain ch;
 	struct lt_tab h;
 	bool end;
 	int ret;
@@ -761,7 +1024,9 @@ int lineloc_check(const void *tab, size_t size)
 			ret = lt_span(&h, s, blk, &at, &start, &stop);
 			if (!ret)
 				ret = lt_block(&h, blk, start, stop, ~0U,
-					       &file, &line, &end, &at);
+					       &file, &line, &end, &at,
+					       h.nctx == LINELOC_NCTX_CHAINS ?
+					       &ch : NULL);
 			if (ret)
 				return ret;
 		}

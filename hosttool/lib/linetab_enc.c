@@ -22,7 +22,7 @@
 #include "linetab_model.h"
 
 struct ent {
-	u32 off, file, line, end;
+	u32 off, file, line, end, inl;
 };
 
 struct sym {
@@ -30,14 +30,31 @@ struct sym {
 	u32 val;
 };
 
+/* A new level: the name of its caller (LT_NOFILE outermost) and its own. */
+struct lt_call {
+	u32 caller, name, file, line;
+};
+
 struct enc {
 	const struct lineloc_alloc *mem;
 	struct sym *syms;
 	size_t nsyms, cap;
-	u32 cnt[LINELOC_NCTX][LINELOC_MAX_SYMS];
-	u8 len[LINELOC_NCTX][LINELOC_MAX_SYMS];
-	u32 code[LINELOC_NCTX][LINELOC_MAX_SYMS];
-	u8 has[LINELOC_NCTX][LINELOC_MAX_SYMS];	/* the symbol has a code */
+	u32 nctx;		/* LINELOC_NCTX, or with chains */
+	u32 cnt[LINELOC_NCTX_CHAINS][LINELOC_MAX_SYMS];
+	u8 len[LINELOC_NCTX_CHAINS][LINELOC_MAX_SYMS];
+	u32 code[LINELOC_NCTX_CHAINS][LINELOC_MAX_SYMS];
+	u8 has[LINELOC_NCTX_CHAINS][LINELOC_MAX_SYMS];	/* has a code */
+	/* chains: the instances' parents, names and files as now numbered */
+	const struct lineloc_inline *inl;
+	u32 *iname, *ifile;
+	u32 *namecnt;		/* pass 1: new pushes of each name */
+	u8 *cused;		/* pass 1: the files that call a new level */
+	u32 pushes, pushes_new;
+	struct lt_call *newlv;	/* pass 1: each new level */
+	size_t nnew, newcap;
+	const struct lt_call *usual;	/* pass 2: by caller, one each */
+	u32 nusual, usual_hits;
+	struct lt_chain ch;	/* model_block()'s: too big for a kernel stack */
 	u32 *newcnt;		/* per file: blocks it is new in */
 	bool count_only;
 	/* pass 1: the (file, line) of each file new in a block */
@@ -191,14 +208,142 @@ static long dict_find(const struct enc *e, u32 file, u32 line)
 	return -1;
 }
 
+static bool same_level(const struct lt_level *a, const struct lt_level *b)
+{
+	return a->name == b->name && a->file == b->file && a->line == b->line;
+}
+
+/* Pass 1: a new level @lv, called from a function named @caller. */
+static int note_new(struct enc *e, u32 caller, const struct lt_level *lv)
+{
+	struct lt_call *n;
+	size_t i;
+
+	if (e->nnew == e->newcap) {
+		n = lt_alloc(e->mem, 2 * e->newcap * sizeof(*n));
+		if (!n)
+			return -LINELOC_ENC_NOMEM;
+		for (i = 0; i < e->nnew; i++)
+			n[i] = e->newlv[i];
+		lt_free(e->mem, e->newlv);
+		e->newlv = n;
+		e->newcap *= 2;
+	}
+	n = &e->newlv[e->nnew++];
+	n->caller = caller;
+	n->name = lv->name;
+	n->file = lv->file;
+	n->line = lv->line;
+	return 0;
+}
+
+/* The usual call from a function named @caller, or NULL. */
+static const struct lt_call *find_usual(const struct lt_call *u, u32 n,
+					u32 caller)
+{
+	u32 lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (u[mid].caller == caller)
+			return &u[mid];
+		if (u[mid].caller < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool is_usual(const struct enc *e, u32 caller, const struct lt_level *lv)
+{
+	const struct lt_call *u = find_usual(e->usual, e->nusual, caller);
+
+	return u && u->name == lv->name && u->file == lv->file &&
+	       u->line == lv->line;
+}
+
+/* The chain of a row that is not an end: pops, pushes and new levels. */
+static int model_chain(struct enc *e, struct lt_chain *ch, const struct ent *en,
+		       u32 cls)
+{
+	struct lt_level w[LINELOC_MAX_DEPTH];
+	u32 n = 0, i, c, p, q, j, pf, pl;
+	u32 k = en->inl;
+	bool have;
+	int ret;
+
+	for (; k && n <= LINELOC_MAX_DEPTH; k = e->inl[k - 1].parent)
+		n++;
+	if (n > LINELOC_MAX_DEPTH)
+		return -LINELOC_ENC_ARG;
+	for (i = n, k = en->inl; k; k = e->inl[k - 1].parent) {
+		w[--i].name = e->iname[k - 1];
+		w[i].file = e->ifile[k - 1];
+		w[i].line = e->inl[k - 1].line;
+	}
+	for (c = 0; c < n && c < ch->depth && same_level(&ch->lv[c], &w[c]); c++)
+		;
+	p = ch->depth - c;
+	q = n - c;
+	ret = emit(e, LINELOC_CTX_OP + cls, 0,
+		   p || q ? 1 + 3 * p + (q < 2 ? q : 2) : 0);
+	if (!ret && q >= 2)
+		ret = emit_num(e, LINELOC_CTX_PUSHES, 0, q - 2, LT_PUSHES_K);
+	lt_ch_pop(ch, p);
+	for (i = c; i < n && !ret; i++) {
+		for (j = 0; j < ch->nrecent; j++)
+			if (same_level(&ch->recent[j].lv, &w[i]))
+				break;
+		e->pushes++;
+		if (j < ch->nrecent) {
+			ret = emit(e, LINELOC_CTX_PUSH + !!i, 0, j);
+			lt_ch_again(ch, j);
+			continue;
+		}
+		e->pushes_new++;
+		if (e->count_only) {
+			ret = note_new(e, i ? w[i - 1].name : LT_NOFILE, &w[i]);
+			if (ret)
+				break;
+		} else if (i && is_usual(e, w[i - 1].name, &w[i])) {
+			e->usual_hits++;
+			ret = emit(e, LINELOC_CTX_PUSH + 1, 0, LT_PUSH_USUAL);
+			lt_ch_push(ch, &w[i]);
+			continue;
+		}
+		have = lt_ch_pred(ch, en->file, en->line, &pf, &pl);
+		ret = emit(e, LINELOC_CTX_PUSH + !!i, 0, LT_PUSH_NEW);
+		if (!ret)
+			ret = emit_num(e, LINELOC_CTX_NAME, 0, w[i].name,
+				       LT_NAME_K);
+		if (!ret)
+			ret = emit_num(e, LINELOC_CTX_CFILE, 0, w[i].file == pf ?
+				       0 : w[i].file + 1, LT_CFILE_K);
+		if (ret)
+			break;
+		if (w[i].file == pf)
+			ret = emit_num(e, LINELOC_CTX_CLINE + !have, 0,
+				       lt_zigzag(w[i].line, pl), LT_CLINE_K);
+		else
+			ret = emit_num(e, LINELOC_CTX_CLINE_ABS, 0, w[i].line,
+				       LT_CLINE_K);
+		lt_ch_push(ch, &w[i]);
+	}
+	lt_ch_row(ch, en->file, en->line);
+	return ret;
+}
+
 /* The model, as linetab_dec.c runs it, over one block. */
 static int model_block(struct enc *e, const struct ent *en, u32 rows)
 {
+	struct lt_chain *ch = &e->ch;
 	struct lt_mtf mtf[LINELOC_MTF], m;
 	u32 k, j, i, zz, n = 0, cls = LT_C_START, prev;
 	long d;
 	int ret = 0;
 
+	lt_ch_reset(ch);
 	for (k = 0; k < rows && !ret; k++) {
 		prev = cls;
 		if (en[k].end) {
@@ -293,6 +438,12 @@ addr:
 			ret = emit_num(e, LINELOC_CTX_ADDR + cls, 0,
 				       en[k].off - en[k - 1].off - 1,
 				       LT_ADDR_K);
+		if (!e->inl || ret)
+			continue;
+		if (en[k].end)
+			lt_ch_end(ch);
+		else
+			ret = model_chain(e, ch, &en[k], cls);
 	}
 	return ret;
 }
@@ -429,6 +580,12 @@ static u32 field_of(u32 ctx)
 		return LINELOC_F_MTF_LINE;
 	if (ctx == LINELOC_CTX_LINE_ABS)
 		return LINELOC_F_NEW_LINE;
+	if (ctx >= LINELOC_CTX_CFILE)
+		return LINELOC_F_CALL;
+	if (ctx == LINELOC_CTX_NAME)
+		return LINELOC_F_NAME;
+	if (ctx >= LINELOC_CTX_OP)
+		return LINELOC_F_CHAIN;
 	return ctx == LINELOC_CTX_DICT ? LINELOC_F_DICT : LINELOC_F_NEW_FILE;
 }
 
@@ -483,13 +640,12 @@ static void put16(u8 *p, u32 v)
 
 /* Where the directory part of @s ends (after its last '/'). */
 /* Bytes of the codes of contexts with @nsym symbols: put_codes()'s. */
-static size_t codes_bytes(const u32 *nsym, u32 lut_bits)
+static size_t codes_bytes(const u32 *nsym, u32 nctx, u32 lut_bits)
 {
-	size_t n = (2 * ((size_t)1 << lut_bits) + 4) * LINELOC_NCTX +
-		   LINELOC_LONG_HDR;
+	size_t n = (2 * ((size_t)1 << lut_bits) + 4) * nctx + LINELOC_LONG_HDR;
 	u32 c;
 
-	for (c = 0; c < LINELOC_NCTX; c++)
+	for (c = 0; c < nctx; c++)
 		if (nsym[c])
 			n += LINELOC_LONG_HDR + nsym[c];
 	return n;
@@ -501,24 +657,25 @@ static size_t codes_bytes(const u32 *nsym, u32 lut_bits)
  * with no symbol share an empty one), offsets from @p.  The decode
  * tables' and the long codes' offsets go to @lut_off and @long_off.
  */
-static void put_codes(const struct enc *e, const u32 *nsym, u32 lut_bits,
-		      u8 *p, size_t pos, u8 *lut_off, u8 *long_off)
+static void put_codes(const struct enc *e, const u32 *nsym, u32 nctx,
+		      u32 lut_bits, u8 *p, size_t pos, u8 *lut_off,
+		      u8 *long_off)
 {
 	u32 c, lut = 1U << lut_bits;
 	size_t i, k, empty;
 	u8 *tab = p + pos;
 
 	put32(lut_off, pos);
-	for (i = 0; i < (size_t)LINELOC_NCTX * lut; i++)
+	for (i = 0; i < (size_t)nctx * lut; i++)
 		put16(tab + 2 * i, LT_LONG);
-	pos += 2 * (size_t)lut * LINELOC_NCTX;
+	pos += 2 * (size_t)lut * nctx;
 	put32(long_off, pos);
-	k = pos + 4 * LINELOC_NCTX;	/* the shared empty code, then ours */
+	k = pos + 4 * nctx;	/* the shared empty code, then ours */
 	empty = k;
 	for (i = 0; i < LINELOC_LONG_HDR; i++)
 		p[k + i] = 0;
 	k += LINELOC_LONG_HDR;
-	for (c = 0; c < LINELOC_NCTX; c++, tab += 2 * lut) {
+	for (c = 0; c < nctx; c++, tab += 2 * lut) {
 		u8 *cnt, *sorted;
 		u32 len, s2, n2 = 0, f0, i0;
 
@@ -614,6 +771,11 @@ struct bufs {
 	u32 *blockpos, *newcnt, *used;
 	u32 *evfile, *evline, *rfile, *rline, *dfile, *dline, *didx;
 	size_t *symstart;
+	/* chains */
+	u32 *iname, *ifile, *namecnt, *nmap, *norder, *cix, *aorder, *apos;
+	u8 *cused, *nneed;
+	struct lt_call *usual, *usual2;
+	const char *const *names;
 };
 
 static void free_bufs(const struct lineloc_alloc *m, struct bufs *b)
@@ -638,6 +800,18 @@ static void free_bufs(const struct lineloc_alloc *m, struct bufs *b)
 	lt_free(m, b->dfile);
 	lt_free(m, b->dline);
 	lt_free(m, b->didx);
+	lt_free(m, b->iname);
+	lt_free(m, b->ifile);
+	lt_free(m, b->namecnt);
+	lt_free(m, b->nmap);
+	lt_free(m, b->norder);
+	lt_free(m, b->cused);
+	lt_free(m, b->nneed);
+	lt_free(m, b->aorder);
+	lt_free(m, b->apos);
+	lt_free(m, b->cix);
+	lt_free(m, b->usual);
+	lt_free(m, b->usual2);
 }
 
 static int cmp_ev(const void *ctx, u32 a, u32 b)
@@ -735,11 +909,14 @@ static void sort_dict(struct enc *e, struct bufs *b, u32 nd)
 	e->ndict = nd;
 }
 
-/* The kept-row rules of scripts/kallsyms, sequence by sequence. */
+/*
+ * The kept-row rules of scripts/kallsyms, sequence by sequence; with
+ * chains, a row whose chain differs from the row before's is kept too.
+ */
 static size_t keep_rows(const struct lineloc_row *rows, size_t nrows,
-			const u32 *canon, struct ent *kept)
+			const u32 *row_inl, const u32 *canon, struct ent *kept)
 {
-	struct ent pend = { 0, 0, 0, 0 }, last = { 0, 0, 0, 1 };
+	struct ent pend = { 0, 0, 0, 0, 0 }, last = { 0, 0, 0, 1, 0 };
 	bool have = false;
 	size_t i, n = 0;
 
@@ -748,7 +925,7 @@ static size_t keep_rows(const struct lineloc_row *rows, size_t nrows,
 
 		if (have && pend.off != r->off) {
 			if (last.end || pend.file != last.file ||
-			    pend.line != last.line) {
+			    pend.line != last.line || pend.inl != last.inl) {
 				kept[n++] = pend;
 				last = pend;
 			}
@@ -758,6 +935,7 @@ static size_t keep_rows(const struct lineloc_row *rows, size_t nrows,
 			kept[n].off = r->off;
 			kept[n].file = 0;
 			kept[n].line = 0;
+			kept[n].inl = 0;
 			kept[n++].end = 1;
 			have = false;
 			last.end = 1;
@@ -766,13 +944,254 @@ static size_t keep_rows(const struct lineloc_row *rows, size_t nrows,
 		pend.off = r->off;
 		pend.file = canon[r->file];
 		pend.line = r->line;
+		pend.inl = row_inl ? row_inl[i] : 0;
 		pend.end = 0;
 		have = true;
 	}
 	if (have && (last.end || pend.file != last.file ||
-		     pend.line != last.line))
+		     pend.line != last.line || pend.inl != last.inl))
 		kept[n++] = pend;
 	return n;
+}
+
+/* Names by how often a new level has them, most first; then by name. */
+static int cmp_name(const void *ctx, u32 a, u32 b)
+{
+	const struct bufs *f = ctx;
+	const char *x, *y;
+
+	if (f->namecnt[a] != f->namecnt[b])
+		return f->namecnt[a] > f->namecnt[b] ? -1 : 1;
+	for (x = f->names[a], y = f->names[b]; *x && *x == *y; x++, y++)
+		;
+	if (*x != *y)
+		return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_call(const void *ctx, u32 a, u32 b)
+{
+	const struct lt_call *x = (const struct lt_call *)ctx + a;
+	const struct lt_call *y = (const struct lt_call *)ctx + b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * After pass 1: the usual calls, for each caller the new level below it
+ * seen most often (LT_USUAL_MIN times at least; of equals the first in
+ * cmp_call()'s order), sorted by caller; then the names by how often a
+ * new level that is not its caller's usual call has them, and the names
+ * the usual calls need.
+ */
+static int make_usual(struct enc *e, struct bufs *b)
+{
+	const struct lt_call *c = e->newlv, *x;
+	size_t i, j, k, n = 0, best, cnt;
+	u32 nu = 0;
+
+	b->cix = lt_alloc(e->mem, (e->nnew + 1) * sizeof(u32));
+	b->usual = lt_alloc(e->mem, (e->nnew + 1) * sizeof(*b->usual));
+	b->usual2 = lt_alloc(e->mem, (e->nnew + 1) * sizeof(*b->usual));
+	if (!b->cix || !b->usual || !b->usual2)
+		return -LINELOC_ENC_NOMEM;
+	for (i = 0; i < e->nnew; i++)
+		if (c[i].caller != LT_NOFILE)
+			b->cix[n++] = i;
+	lt_sort(b->cix, n, cmp_call, c);
+	for (i = 0; i < n; i = j) {
+		best = i;
+		cnt = 0;
+		for (j = i; j < n && c[b->cix[j]].caller == c[b->cix[i]].caller;
+		     j = k) {
+			for (k = j + 1; k < n; k++) {
+				x = &c[b->cix[k]];
+				if (x->caller != c[b->cix[j]].caller ||
+				    x->name != c[b->cix[j]].name ||
+				    x->file != c[b->cix[j]].file ||
+				    x->line != c[b->cix[j]].line)
+					break;
+			}
+			if (k - j > cnt) {
+				cnt = k - j;
+				best = j;
+			}
+		}
+		if (cnt >= LT_USUAL_MIN)
+			b->usual[nu++] = c[b->cix[best]];
+	}
+	e->usual = b->usual;
+	e->nusual = nu;
+	for (i = 0; i < e->nnew; i++) {
+		struct lt_level lv = { c[i].name, c[i].file, c[i].line };
+
+		b->cused[c[i].file] = 1;
+		if (c[i].caller == LT_NOFILE || !is_usual(e, c[i].caller, &lv))
+			b->namecnt[c[i].name]++;
+	}
+	for (i = 0; i < nu; i++) {
+		b->nneed[b->usual[i].caller] = 1;
+		b->nneed[b->usual[i].name] = 1;
+	}
+	return 0;
+}
+
+static int cmp_caller(const void *ctx, u32 a, u32 b)
+{
+	const struct lt_call *u = ctx;
+
+	return u[a].caller < u[b].caller ? -1 : u[a].caller > u[b].caller;
+}
+
+/*
+ * The usual calls in the names' and files' new numbers, sorted by caller;
+ * those whose numbers do not fit their u16 fields are dropped.
+ */
+static void renumber_usual(struct enc *e, struct bufs *b)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < e->nusual; i++) {
+		struct lt_call u = b->usual[i];
+
+		u.caller = b->nmap[u.caller];
+		u.name = b->nmap[u.name];
+		u.file = b->fmap[u.file];
+		if (u.caller > 0xffff || u.name > 0xffff || u.file > 0xffff ||
+		    u.line > 0xffff)
+			continue;
+		b->usual2[n] = u;
+		b->cix[n] = n;
+		n++;
+	}
+	lt_sort(b->cix, n, cmp_caller, b->usual2);
+	for (i = 0; i < n; i++)
+		b->usual[i] = b->usual2[b->cix[i]];
+	e->nusual = n;
+}
+
+static int check_calls(const struct lineloc_calls *calls, size_t nrows,
+		       size_t npaths)
+{
+	u32 i;
+
+	for (i = 0; i < nrows; i++)
+		if (calls->row_inl[i] > calls->ninl)
+			return -LINELOC_ENC_ARG;
+	for (i = 0; i < calls->ninl; i++)
+		if (calls->inl[i].parent > calls->ninl ||
+		    calls->inl[i].name >= calls->nnames ||
+		    calls->inl[i].file >= npaths)
+			return -LINELOC_ENC_ARG;
+	for (i = 0; i < calls->nnames; i++)
+		if (!calls->names[i])
+			return -LINELOC_ENC_ARG;
+	return 0;
+}
+
+/* Bytes of a name in the table: at most LINELOC_MAX_NAME. */
+static u32 name_len(const char *s)
+{
+	u32 n = 0;
+
+	while (s[n] && n < LINELOC_MAX_NAME)
+		n++;
+	return n;
+}
+
+static int cmp_alpha(const void *ctx, u32 a, u32 b)
+{
+	const struct bufs *f = ctx;
+	const char *x = f->names[f->norder[a]], *y = f->names[f->norder[b]];
+	u32 i;
+
+	for (i = 0; i < LINELOC_MAX_NAME && x[i] && x[i] == y[i]; i++)
+		;
+	if (i == LINELOC_MAX_NAME || x[i] == y[i])
+		return a < b ? -1 : a > b;
+	return (unsigned char)x[i] < (unsigned char)y[i] ? -1 : 1;
+}
+
+/* Bytes @a and @b (of name_len() @la and @lb) share at the start. */
+static u32 common(const char *a, u32 la, const char *b, u32 lb)
+{
+	u32 i;
+
+	for (i = 0; i < la && i < lb && a[i] == b[i]; i++)
+		;
+	return i;
+}
+
+/*
+ * The names sorted (b->aorder: by position, the rank of the name there;
+ * b->apos: by rank, its position) and the bytes of their front coding;
+ * then, with @p, written at @p + @pos: by rank the position (u16, or u32
+ * past 65536 names), a u32 start per group of LINELOC_NAME_GROUP, then
+ * per name the bytes it shares with the name before it in its group (none
+ * for a group's first) and how many follow, a u8 each, and those bytes.
+ * Their offsets go to the header's words at @hx.  Returns the size.
+ */
+static size_t put_names(u8 *p, size_t pos, u32 nnames, struct bufs *b,
+			u8 *hx)
+{
+	u32 i, l, lp = 0, c, ngroups, wide = nnames > 0x10000;
+	size_t so = 0, perm = (size_t)nnames * (wide ? 4 : 2);
+	u8 *starts = NULL, *str = NULL;
+	const char *s, *prev = "";
+
+	ngroups = (nnames + LINELOC_NAME_GROUP - 1) / LINELOC_NAME_GROUP;
+	if (!p) {
+		for (i = 0; i < nnames; i++)
+			b->aorder[i] = i;
+		lt_sort(b->aorder, nnames, cmp_alpha, b);
+		for (i = 0; i < nnames; i++)
+			b->apos[b->aorder[i]] = i;
+	} else {
+		starts = p + pos + perm;
+		str = starts + 4 * (size_t)ngroups;
+		put32(hx + 4 * LINELOC_HX_NNAMES, nnames);
+		put32(hx + 4 * LINELOC_HX_NAMES_OFF, pos);
+		put32(hx + 4 * LINELOC_HX_NSTR_OFF, str - p);
+		for (i = 0; i < nnames; i++) {
+			if (wide)
+				put32(p + pos + 4 * i, b->apos[i]);
+			else
+				put16(p + pos + 2 * i, b->apos[i]);
+		}
+	}
+	for (i = 0; i < nnames; i++) {
+		s = b->names[b->norder[b->aorder[i]]];
+		l = name_len(s);
+		if (i % LINELOC_NAME_GROUP == 0) {
+			if (str) {
+				put32(starts + 4 * (i / LINELOC_NAME_GROUP), so);
+				str[so] = l;
+				memcpy(str + so + 1, s, l);
+			}
+			so += 1 + l;
+		} else {
+			c = common(prev, lp, s, l);
+			if (str) {
+				str[so] = c;
+				str[so + 1] = l - c;
+				memcpy(str + so + 2, s + c, l - c);
+			}
+			so += 2 + l - c;
+		}
+		prev = s;
+		lp = l;
+	}
+	if (str)
+		put32(hx + 4 * LINELOC_HX_NSTR_SIZE, so);
+	return perm + 4 * (size_t)ngroups + so;
 }
 
 /**
@@ -796,15 +1215,46 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		   const struct lineloc_alloc *mem, u8 **out, size_t *out_size,
 		   struct lineloc_stats *st)
 {
+	return lineloc_encode_calls(rows, nrows, paths, npaths, NULL, opt, mem,
+				    out, out_size, st);
+}
+
+/**
+ * lineloc_encode_calls() - build a line table with chains of inlined calls
+ * @rows: rows of the line programs, each sequence in order, its end last
+ * @nrows: number of @rows
+ * @paths: NUL-terminated paths, indexed by @rows[].file and by the
+ *	instances' call files (duplicates ok)
+ * @npaths: number of @paths
+ * @calls: the chain of each row, or NULL for a table without chains
+ * @opt: rows per block, the codes, counters; not shared codes with chains
+ * @mem: the allocator; the table is allocated with it too
+ * @out: the table, to be freed with @mem
+ * @out_size: its size
+ * @st: statistics, or NULL
+ *
+ * Return: 0 or a negative LINELOC_ENC_* code; -LINELOC_ENC_ARG when a
+ * symbol has no code in the shared set, or a chain is deeper than
+ * LINELOC_MAX_DEPTH.
+ */
+int lineloc_encode_calls(const struct lineloc_row *rows, size_t nrows,
+			 const char *const *paths, size_t npaths,
+			 const struct lineloc_calls *calls,
+			 const struct lineloc_enc_opts *opt,
+			 const struct lineloc_alloc *mem, u8 **out,
+			 size_t *out_size, struct lineloc_stats *st)
+{
 	struct lineloc_stats stats;
 	struct bufs b = { 0 };
 	struct fcmp fc;
 	struct enc *e;
 	size_t i, nk, ne, nblocks, nfiles = 0, ndirs = 0, strsize = 0;
 	size_t codes, data = 0, total, pos, k;
-	u32 c, blk, lut_bits, nsym[LINELOC_NCTX], block_rows = opt->block_rows;
+	u32 c, blk, lut_bits, nsym[LINELOC_NCTX_CHAINS];
+	u32 block_rows = opt->block_rows, nnames = 0;
 	u32 num[8];
-	u8 lh[LINELOC_HDR_SIZE];
+	u8 lh[LINELOC_HDR_SIZE + 4 * LINELOC_HX_WORDS];
+	size_t nbytes = 0;
 	size_t hdr;
 	u32 set_size = 0;
 	const u8 *set = NULL;
@@ -827,13 +1277,25 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	for (i = 0; i < npaths; i++)
 		if (!paths[i])
 			return -LINELOC_ENC_ARG;
+	if (calls && (opt->shared || check_calls(calls, nrows, npaths)))
+		return -LINELOC_ENC_ARG;
 	e = lt_alloc(mem, sizeof(*e));
 	if (!e)
 		return ret;
-	for (c = 0; c < LINELOC_NCTX; c++)
+	e->nctx = calls ? LINELOC_NCTX_CHAINS : LINELOC_NCTX;
+	for (c = 0; c < e->nctx; c++)
 		for (k = 0; k < LINELOC_MAX_SYMS; k++)
 			e->cnt[c][k] = 0;
 	e->mem = mem;
+	e->inl = NULL;
+	e->namecnt = NULL;
+	e->newlv = NULL;
+	e->nnew = 0;
+	e->usual = NULL;
+	e->nusual = 0;
+	e->usual_hits = 0;
+	e->pushes = 0;
+	e->pushes_new = 0;
 	e->evfile = NULL;
 	e->ndict = 0;
 	e->nsyms = 0;
@@ -852,6 +1314,32 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	if (!e->syms || !b.canon || !b.idx || !b.kept || !b.ent ||
 	    !b.fmap || !b.order || !b.dirof || !b.dirrep || !e->newcnt)
 		goto out;
+	if (calls) {
+		b.iname = lt_alloc(mem, (calls->ninl + 1) * sizeof(u32));
+		b.ifile = lt_alloc(mem, (calls->ninl + 1) * sizeof(u32));
+		b.namecnt = lt_alloc(mem, (calls->nnames + 1) * sizeof(u32));
+		b.nmap = lt_alloc(mem, (calls->nnames + 1) * sizeof(u32));
+		b.norder = lt_alloc(mem, (calls->nnames + 1) * sizeof(u32));
+		b.cused = lt_alloc(mem, npaths + 1);
+		b.nneed = lt_alloc(mem, calls->nnames + 1);
+		e->newcap = 1024;
+		e->newlv = lt_alloc(mem, e->newcap * sizeof(*e->newlv));
+		if (!b.iname || !b.ifile || !b.namecnt || !b.nmap ||
+		    !b.norder || !b.cused || !b.nneed || !e->newlv)
+			goto out;
+		for (i = 0; i < calls->nnames; i++)
+			b.nneed[i] = 0;
+		b.names = calls->names;
+		for (i = 0; i < calls->nnames; i++)
+			b.namecnt[i] = 0;
+		for (i = 0; i < npaths; i++)
+			b.cused[i] = 0;
+		e->inl = calls->inl;
+		e->iname = b.iname;
+		e->ifile = b.ifile;
+		e->namecnt = b.namecnt;
+		e->cused = b.cused;
+	}
 
 	/* 1. one index per distinct path */
 	for (i = 0; i < npaths; i++)
@@ -863,7 +1351,13 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 				    b.canon[b.idx[i - 1]] : b.idx[i];
 
 	/* 2. kept rows, sorted; one entry per offset, no repeats */
-	nk = keep_rows(rows, nrows, b.canon, b.kept);
+	if (calls)
+		for (i = 0; i < calls->ninl; i++) {
+			b.iname[i] = calls->inl[i].name;
+			b.ifile[i] = b.canon[calls->inl[i].file];
+		}
+	nk = keep_rows(rows, nrows, calls ? calls->row_inl : NULL, b.canon,
+		       b.kept);
 	for (i = 0; i < nk; i++)
 		b.idx[i] = i;
 	lt_sort(b.idx, nk, cmp_ent, b.kept);
@@ -877,7 +1371,8 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 			continue;	/* below the first row: unknown anyway */
 		if (ne && b.ent[ne - 1].end == x->end &&
 		    (x->end || (b.ent[ne - 1].file == x->file &&
-				b.ent[ne - 1].line == x->line)))
+				b.ent[ne - 1].line == x->line &&
+				b.ent[ne - 1].inl == x->inl)))
 			continue;	/* the same answer as the entry before */
 		b.ent[ne++] = *x;
 	}
@@ -897,10 +1392,37 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	e->ndict = 0;
 	e->count_only = true;
 	nblocks = (ne + block_rows - 1) / block_rows;
-	for (blk = 0; blk < nblocks; blk++)
-		model_block(e, b.ent + (size_t)blk * block_rows,
-			    ne - (size_t)blk * block_rows < block_rows ?
-			    ne - (size_t)blk * block_rows : block_rows);
+	for (blk = 0; blk < nblocks; blk++) {
+		ret = model_block(e, b.ent + (size_t)blk * block_rows,
+				  ne - (size_t)blk * block_rows < block_rows ?
+				  ne - (size_t)blk * block_rows : block_rows);
+		if (ret)
+			goto out;
+	}
+	ret = -LINELOC_ENC_NOMEM;
+	if (calls) {	/* names by how often a level is new with them */
+		ret = make_usual(e, &b);
+		if (ret)
+			goto out;
+		ret = -LINELOC_ENC_NOMEM;
+		for (i = 0; i < calls->nnames; i++)
+			if (b.namecnt[i] || b.nneed[i])
+				b.norder[nnames++] = i;
+		lt_sort(b.norder, nnames, cmp_name, &b);
+		for (i = 0; i < calls->nnames; i++)
+			b.nmap[i] = 0;
+		for (i = 0; i < nnames; i++)
+			b.nmap[b.norder[i]] = i;
+		b.aorder = lt_alloc(mem, (nnames + 1) * sizeof(u32));
+		b.apos = lt_alloc(mem, (nnames + 1) * sizeof(u32));
+		if (!b.aorder || !b.apos)
+			goto out;
+		for (i = 0; i < calls->ninl; i++)
+			b.iname[i] = b.nmap[b.iname[i]];
+		nbytes = put_names(NULL, 0, nnames, &b, NULL);
+		e->pushes = 0;
+		e->pushes_new = 0;
+	}
 	/* a pair is used LT_DICT_MIN times: at most nev / LT_DICT_MIN pairs */
 	k = e->nev / LT_DICT_MIN + 1;
 	b.rfile = lt_alloc(mem, k * sizeof(u32));
@@ -922,7 +1444,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 			e->newcnt[b.evfile[i]]++;
 	}
 	for (i = 0; i < npaths; i++)
-		if (b.canon[i] == i && b.used[i])
+		if (b.canon[i] == i && (b.used[i] || (b.cused && b.cused[i])))
 			b.order[nfiles++] = i;
 	fc.newcnt = e->newcnt;
 	fc.paths = paths;
@@ -932,6 +1454,12 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	for (i = 0; i < ne; i++)
 		if (!b.ent[i].end)
 			b.ent[i].file = b.fmap[b.ent[i].file];
+	if (calls) {
+		for (i = 0; i < calls->ninl; i++)
+			b.ifile[i] = b.used[b.ifile[i]] || b.cused[b.ifile[i]] ?
+				     b.fmap[b.ifile[i]] : 0;
+		renumber_usual(e, &b);
+	}
 	if (nfiles > 0xffff)
 		ndict = 0;	/* the pairs hold u16 files */
 	for (i = 0; i < ndict; i++)
@@ -961,7 +1489,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	fbytes = 4 * (size_t)ngroups + 3 * nfiles;
 
 	/* 5. symbols and their codes */
-	for (c = 0; c < LINELOC_NCTX; c++)
+	for (c = 0; c < e->nctx; c++)
 		for (k = 0; k < LINELOC_MAX_SYMS; k++)
 			e->cnt[c][k] = 0;
 	e->count_only = false;
@@ -995,14 +1523,14 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		ret = -LINELOC_ENC_NOMEM;
 	} else {
 		lut_bits = ne >= 65536 ? 8 : ne >= 4096 ? 6 : ne >= 1024 ? 4 : 3;
-		for (c = 0; c < LINELOC_NCTX; c++) {
+		for (c = 0; c < e->nctx; c++) {
 			make_code(e, c);
 			for (k = 0, nsym[c] = 0; k < LINELOC_MAX_SYMS; k++) {
 				e->has[c][k] = e->cnt[c][k] != 0;
 				nsym[c] += e->has[c][k];
 			}
 		}
-		codes = codes_bytes(nsym, lut_bits);
+		codes = codes_bytes(nsym, e->nctx, lut_bits);
 	}
 
 	/* 6. blocks, one after the other */
@@ -1056,8 +1584,10 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	num[6] = ndirs;
 	num[7] = strsize;
 	hdr = set ? put_short(NULL, 0, num, 8) : LINELOC_HDR_SIZE;
+	if (calls)
+		hdr += 4 * LINELOC_HX_WORDS;
 	total = hdr + codes + index + data + 4 * (size_t)ndict +
-		fbytes + 4 * (ndirs + 1) + strsize;
+		fbytes + 4 * (ndirs + 1) + strsize + nbytes + 8 * (size_t)e->nusual;
 	if (total > 0xffffffffU)
 		goto limit;
 	b.blob = lt_alloc(mem, total);
@@ -1073,11 +1603,12 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	put32(h + 4 * LINELOC_H_BLOCK_ROWS, block_rows);
 	put32(h + 4 * LINELOC_H_NBLOCKS, nblocks);
 	pos = hdr;
-	put32(h + 4 * LINELOC_H_CODES, LINELOC_NCTX | lut_bits << 16);
+	put32(h + 4 * LINELOC_H_CODES, e->nctx | lut_bits << 16);
 	if (set)
 		put_short(p, get_unaligned_le32(set), num, 8);
 	else
-		put_codes(e, nsym, lut_bits, p, pos, h + 4 * LINELOC_H_LUT_OFF,
+		put_codes(e, nsym, e->nctx, lut_bits, p, pos,
+			  h + 4 * LINELOC_H_LUT_OFF,
 			  h + 4 * LINELOC_H_LONG_OFF);
 	pos += codes;
 	k = 0;
@@ -1147,6 +1678,21 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 				str[so++] = s[l];
 			fl[i] = l - dl;
 		}
+		so = pos + fbytes + 4 * (ndirs + 1) + strsize;
+		if (calls) {
+			put_names(p, so, nnames, &b, h + 4 * LINELOC_H_WORDS);
+			so += nbytes;
+			put32(h + 4 * (LINELOC_H_WORDS + LINELOC_HX_NUSUAL),
+			      e->nusual);
+			put32(h + 4 * (LINELOC_H_WORDS + LINELOC_HX_USUAL_OFF),
+			      so);
+			for (i = 0; i < e->nusual; i++, so += 8) {
+				put16(p + so, b.usual[i].caller);
+				put16(p + so + 2, b.usual[i].name);
+				put16(p + so + 4, b.usual[i].file);
+				put16(p + so + 6, b.usual[i].line);
+			}
+		}
 	}
 
 	stats.rows_in = nrows;
@@ -1158,7 +1704,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	stats.files = nfiles;
 	stats.blocks = nblocks;
 	if (!set)
-		for (i = 0; i < LINELOC_HDR_SIZE; i++)
+		for (i = 0; i < hdr; i++)
 			p[i] = lh[i];
 	stats.header = hdr;
 	stats.codes = codes;
@@ -1167,8 +1713,15 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	stats.data = data;
 	stats.dict = ndict;
 	stats.dict_bytes = 4 * (size_t)ndict;
+	stats.names = nnames;
+	stats.names_bytes = nbytes;
+	stats.usual = e->nusual;
+	stats.usual_hits = e->usual_hits;
+	stats.usual_bytes = 8 * (size_t)e->nusual;
+	stats.pushes = e->pushes;
+	stats.pushes_new = e->pushes_new;
 	stats.paths = total - hdr - codes - index - data -
-		      stats.dict_bytes;
+		      stats.dict_bytes - nbytes - stats.usual_bytes;
 	stats.total = total;
 	if (st)
 		*st = stats;
@@ -1181,6 +1734,7 @@ limit:
 	ret = -LINELOC_ENC_LIMIT;
 out:
 	lt_free(mem, e->syms);
+	lt_free(mem, e->newlv);
 	lt_free(mem, e);
 	free_bufs(mem, &b);
 	return ret;
@@ -1228,14 +1782,15 @@ int lineloc_codes_make(const u32 *counts, u32 lut_bits,
 		make_code(e, c);
 		nsym[c] = LINELOC_MAX_SYMS;
 	}
-	size = LINELOC_SET_HDR + codes_bytes(nsym, lut_bits);
+	size = LINELOC_SET_HDR + codes_bytes(nsym, LINELOC_NCTX, lut_bits);
 	p = lt_alloc(mem, size);
 	if (!p) {
 		lt_free(mem, e);
 		return -LINELOC_ENC_NOMEM;
 	}
 	put32(p + 4, LINELOC_NCTX | lut_bits << 16);
-	put_codes(e, nsym, lut_bits, p, LINELOC_SET_HDR, p + 8, p + 12);
+	put_codes(e, nsym, LINELOC_NCTX, lut_bits, p, LINELOC_SET_HDR, p + 8,
+		  p + 12);
 	for (i = 4, id = 0x811c9dc5U; i < size; i++)	/* FNV-1a */
 		id = (id ^ p[i]) * 0x01000193U;
 	put32(p, id);

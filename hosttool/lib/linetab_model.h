@@ -14,6 +14,7 @@
  * Numbers are coded as a symbol plus raw bits: 0 .. 2^k - 1 directly,
  * larger values by their bit length and the bit below the top one, the
  * rest raw (two symbols an octave): lt_usyms(k) symbols for any u32.
+ * k is 2 at least, so that a value past 2^k - 1 has a raw bit.
  */
 #define LT_ADDR_K	5	/* address delta - 1 */
 #define LT_LINE_K	5	/* zigzag line delta (+ 1: 0 is "line 0") */
@@ -109,6 +110,133 @@ static inline u32 lt_zigzag(u32 line, u32 last)
 static inline u32 lt_unzigzag(u32 zz, u32 last)
 {
 	return last + ((zz >> 1) ^ (u32)-(zz & 1));
+}
+
+/*
+ * Chains of inlined calls.  After each row that is not an end (and after
+ * its address delta), one symbol in context LINELOC_CTX_OP + the row's
+ * class: 0 when the chain is the row before's, else 1 + pops * 3 +
+ * min(pushes, 2), pushes of 2 or more followed by pushes - 2 in
+ * LINELOC_CTX_PUSHES.  The levels left go, innermost first, to the front
+ * of the block's recent list; each level pushed, outermost first, is a
+ * symbol in LINELOC_CTX_PUSH (+ 1 below the outermost level): the
+ * position of an instance in the recent list, taken out of it (with the
+ * last row inside it), LT_PUSH_USUAL for the usual call of the function
+ * it is called from (the table's list of them, by the caller's name), or
+ * LT_PUSH_NEW for another, whose name, call file (0 for the predicted
+ * file, else 1 + the file) and call line follow.  The file and line
+ * predicted for a level are those of the last row in the block at the
+ * depth of its caller, else the row's own; the line is coded against the
+ * predicted one when the file is the predicted file.  An end empties the
+ * chain; a block starts with an empty chain and recent list.
+ */
+#define LT_OP_SYMS	(1 + 3 * (LINELOC_MAX_DEPTH + 1))
+#define LT_PUSHES_K	2
+#define LT_NAME_K	6
+#define LT_CFILE_K	2
+#define LT_CLINE_K	5
+#define LT_NOFILE	0xffffffffU	/* no row yet at this depth */
+#define LT_PUSH_NEW	LINELOC_RECENT		/* a level new in the block */
+#define LT_PUSH_USUAL	(LINELOC_RECENT + 1)	/* its caller's usual call */
+#define LT_USUAL_MIN	3	/* new levels a usual call stands for, at least */
+
+struct lt_level {
+	u32 name, file, line;
+};
+
+/* A level left, and the last row inside it: for a call from it on return. */
+struct lt_left {
+	struct lt_level lv;
+	u32 file, line;
+};
+
+/*
+ * The chain, the recent list and, per depth up to the chain's, the last
+ * row at it in the block (LT_NOFILE for none; always so past the depth).
+ */
+struct lt_chain {
+	u32 depth, nrecent;
+	struct lt_level lv[LINELOC_MAX_DEPTH];
+	struct lt_left recent[LINELOC_RECENT];
+	u32 lfile[LINELOC_MAX_DEPTH + 1], lline[LINELOC_MAX_DEPTH + 1];
+};
+
+static inline void lt_ch_reset(struct lt_chain *ch)
+{
+	u32 i;
+
+	ch->depth = 0;
+	ch->nrecent = 0;
+	for (i = 0; i <= LINELOC_MAX_DEPTH; i++)
+		ch->lfile[i] = LT_NOFILE;
+}
+
+/* An end of sequence: no chain, and no row at any depth. */
+static inline void lt_ch_end(struct lt_chain *ch)
+{
+	for (; ch->depth; ch->depth--)
+		ch->lfile[ch->depth] = LT_NOFILE;
+	ch->lfile[0] = LT_NOFILE;
+}
+
+/* Leave @p levels (@p <= depth), innermost first, to the recent list. */
+static inline void lt_ch_pop(struct lt_chain *ch, u32 p)
+{
+	u32 i;
+
+	for (; p; p--) {
+		i = ch->nrecent < LINELOC_RECENT ? ch->nrecent++ :
+		    LINELOC_RECENT - 1;
+		for (; i > 0; i--)
+			ch->recent[i] = ch->recent[i - 1];
+		ch->recent[0].lv = ch->lv[ch->depth - 1];
+		ch->recent[0].file = ch->lfile[ch->depth];
+		ch->recent[0].line = ch->lline[ch->depth];
+		ch->lfile[ch->depth--] = LT_NOFILE;
+	}
+}
+
+/* Push @lv (depth < LINELOC_MAX_DEPTH), new: no row inside it yet. */
+static inline void lt_ch_push(struct lt_chain *ch, const struct lt_level *lv)
+{
+	ch->lv[ch->depth++] = *lv;
+	ch->lfile[ch->depth] = LT_NOFILE;
+	ch->lline[ch->depth] = 0;
+}
+
+/* Push recent level @j (< nrecent) again, taking it out of the list. */
+static inline void lt_ch_again(struct lt_chain *ch, u32 j)
+{
+	const struct lt_left *l = &ch->recent[j];
+
+	ch->lv[ch->depth++] = l->lv;
+	ch->lfile[ch->depth] = l->file;
+	ch->lline[ch->depth] = l->line;
+	for (ch->nrecent--; j < ch->nrecent; j++)
+		ch->recent[j] = ch->recent[j + 1];
+}
+
+/*
+ * The predicted call file and line of a level pushed now, in @f and @l:
+ * the last row at its caller's depth (true), else the row's own.
+ */
+static inline bool lt_ch_pred(const struct lt_chain *ch, u32 row_file,
+			      u32 row_line, u32 *f, u32 *l)
+{
+	*f = ch->lfile[ch->depth];
+	*l = ch->lline[ch->depth];
+	if (*f != LT_NOFILE)
+		return true;
+	*f = row_file;
+	*l = row_line;
+	return false;
+}
+
+/* A row at the chain's depth: what the next level's call is predicted by. */
+static inline void lt_ch_row(struct lt_chain *ch, u32 file, u32 line)
+{
+	ch->lfile[ch->depth] = file;
+	ch->lline[ch->depth] = line;
 }
 
 #endif /* LINELOC_MODEL_H */

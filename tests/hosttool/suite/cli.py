@@ -85,9 +85,11 @@ def test_cli(work, rnd):
            ans[-3:] == ['??', '??', '??:0'] and ans.count('??') == 2,
            '-a -i -f: the address, then name and path:line a level; '
            'a bad address: ??, ??, ??:0', repr(ans))
-    for args, why in ((['-i', '--rows', exe], '-i and -f are for -e FILE'),
+    for args, why in ((['-i', '--rows', exe], '-i is for -e FILE and --table-size'),
                       (['-f', '-e', exe], '-f names each level of -i'),
-                      (['-i', '--via-table', '-e', exe], '-i and -f are for -e'),
+                      (['-f', '-i', '--table-size', exe], '-f is for -e FILE'),
+                      (['-i', '--via-table', '-e', obj], '-i: chains of inlined calls are in a vmlinux'),
+                      (['-i', '--table-size', obj], '-i: chains of inlined calls are in a vmlinux'),
                       (['-a', '--stats', exe], '-a is for -e FILE'),
                       (['--inline-stats', exe, '--rows', exe], 'one mode only')):
         rc, out, err = run([LL] + args)

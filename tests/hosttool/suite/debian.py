@@ -64,6 +64,20 @@ def test_debian(work, rnd):
     check_chains('vmlinux: chains of inlined calls at %d random .text '
                  'addresses vs llvm-symbolizer' % n, vm, addrs)
     note('chains of %d addresses, both tools: %.2fs' % (n, time.time() - t0))
+    # the same chains through the tables the kernel would hold with them,
+    # and what they cost over the tables without them
+    check_chains('vmlinux: chains through the tables (--via-table -i) at %d '
+                 'random .text addresses vs llvm-symbolizer' % n, vm, addrs,
+                 extra=('--via-table',))
+    p = subprocess.run([LL, '-i', '--table-size', vm], capture_output=True,
+                       text=True)
+    m = re.search(r'chains cost (-?\d+) bytes', p.stdout)
+    result(p.returncode == 0 and m is not None and int(m.group(1)) <= 1500000,
+           'vmlinux: chains of inlined calls cost at most 1.5 MB over the '
+           'tables', (p.stdout if m else p.stderr).strip()[-600:])
+    for ln in p.stdout.splitlines():
+        if ln.startswith(('chains', 'lookup')):
+            note(ln)
     rc, out, err = run([LL, '--inline-stats', vm])
     ist = dict(l.split(': ', 1) for l in out.splitlines() if ': ' in l)
     result(rc == 0 and ist.get('units_unreadable') == '0' and

@@ -11,11 +11,13 @@ from .common import LL, note, result, run
 from oracles import chain_differs, oracle_llvm_chains, parse_chains
 
 
-def lineloc_chains(f, addrs):
+def lineloc_chains(f, addrs, extra=()):
     """lineloc's chains at @addrs of @f (see oracles.parse_chains), or
-    None and why."""
+    None and why; @extra: more options (--via-table: through the tables
+    the kernel would hold)."""
     inp = ''.join('%x\n' % a for a in addrs).encode()
-    rc, out, err = run([LL, '--no-strip', '-a', '-i', '-f', '-e', f], inp)
+    rc, out, err = run([LL, '--no-strip', '-a', '-i', '-f'] + list(extra) +
+                       ['-e', f], inp)
     if rc:
         return None, err.strip()[-200:]
     try:
@@ -25,11 +27,11 @@ def lineloc_chains(f, addrs):
     return ch, ''
 
 
-def check_chains(name, f, addrs, show=3):
-    """@addrs of @f: lineloc's chain equals llvm-symbolizer's at every
-    one, and some of them have inlined levels.  Returns (agreeing,
-    chains with inlined levels)."""
-    ours, why = lineloc_chains(f, addrs)
+def check_chains(name, f, addrs, show=3, extra=()):
+    """@addrs of @f: lineloc's chain (with @extra options) equals
+    llvm-symbolizer's at every one, and some of them have inlined levels.
+    Returns (agreeing, chains with inlined levels)."""
+    ours, why = lineloc_chains(f, addrs, extra)
     llvm = oracle_llvm_chains(f, addrs)
     if ours is None or llvm is None or len(ours) != len(addrs):
         result(False, name, why or 'llvm-symbolizer failed')

@@ -6,6 +6,7 @@ lltest.ko and its builds with each line-table version, per section.
 """
 import os
 
+from .inlines import check_chains
 from .common import (MATRIX, QUICK, TOP, check_dwarfdump, check_kernel_paths,
                      check_outside_cu, check_rel, compare, explain_a2l,
                      lineloc_e, parse_rows, result, rows, same32, skip, stats,
@@ -37,6 +38,13 @@ def test_matrix(work, rnd):
                          orc.get('llvm'), need=False)
         check_kernel_paths('matrix %s vmlinux' % arch, vm, addrs)
         explain_a2l(diffs)
+        # chains of inlined calls, from .debug_info and through the
+        # tables the kernel would hold with them
+        check_chains('matrix %s vmlinux: chains of inlined calls vs '
+                     'llvm-symbolizer' % arch, vm, addrs)
+        check_chains('matrix %s vmlinux: chains through the tables '
+                     '(--via-table -i) vs llvm-symbolizer' % arch, vm, addrs,
+                     extra=('--via-table',))
         check_dwarfdump('matrix %s vmlinux' % arch, vm)
         same32('matrix %s i686 == x86_64' % arch, ['--rows', vm])
         # the test module, and its builds with each line-table version

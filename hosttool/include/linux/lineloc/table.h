@@ -92,8 +92,45 @@ enum {
 	LINELOC_CTX_LINE_ABS = 23,	/* line of a file new in the block */
 	LINELOC_CTX_FILE_IDX = 24,	/* index of a file new in the block */
 	LINELOC_CTX_DICT = 25,		/* index of a dictionary pair */
-	LINELOC_NCTX = 26
+	LINELOC_NCTX = 26,
+	/* with chains of inlined calls (below) */
+	LINELOC_CTX_OP = 26,		/* 10: chain change, by the row's class */
+	LINELOC_CTX_PUSHES = 36,	/* pushes beyond 2 */
+	LINELOC_CTX_PUSH = 37,		/* 2: recent or new, outermost / inner */
+	LINELOC_CTX_NAME = 39,		/* name of a new instance */
+	LINELOC_CTX_CFILE = 40,		/* its call file: 0 predicted, 1 + file */
+	LINELOC_CTX_CLINE = 41,		/* 2: its call line against the line */
+					/* of a row, at its caller's depth / not */
+	LINELOC_CTX_CLINE_ABS = 43,	/* in another file: its call line */
+	LINELOC_NCTX_CHAINS = 44
 };
+
+/*
+ * Chains of inlined calls.  A table whose LINELOC_H_CODES word counts
+ * LINELOC_NCTX_CHAINS contexts also says, after each row's address delta,
+ * how the chain of inlined calls that holds from that row on differs from
+ * the row before's (linetab_model.h), and its header has LINELOC_HX_WORDS
+ * more words after the LINELOC_H_WORDS: the names of the inlined
+ * functions (numbered by how often a chain codes them, stored sorted and
+ * front-coded in groups: linetab_enc.c's put_names()), and the usual
+ * calls: for a
+ * function (by name), the call of an inlined function that its inlined
+ * instances make most often.  Only tables with their own codes carry
+ * chains.
+ */
+enum {
+	LINELOC_HX_NNAMES,
+	LINELOC_HX_NAMES_OFF,	/* sorted position by rank, group starts */
+	LINELOC_HX_NSTR_OFF,
+	LINELOC_HX_NSTR_SIZE,
+	LINELOC_HX_NUSUAL,	/* usual calls, by caller */
+	LINELOC_HX_USUAL_OFF,	/* per call: u16 caller, name, file, line */
+	LINELOC_HX_WORDS
+};
+
+#define LINELOC_MAX_DEPTH	20	/* levels of inlined calls in a chain */
+#define LINELOC_RECENT		8	/* left instances a block remembers */
+#define LINELOC_NAME_GROUP	16	/* names per name start */
 
 /* Errors: lookups return 0, LINELOC_UNKNOWN or -LINELOC_E_*. */
 #define LINELOC_UNKNOWN	1	/* the table has no location for the offset */
@@ -130,6 +167,23 @@ int lineloc_check_header(const void *tab, size_t size);
 int lineloc_check(const void *tab, size_t size);
 int lineloc_lookup(const void *tab, size_t size, u32 off,
 		   struct lineloc_loc *loc);
+
+/**
+ * struct lineloc_call - one level of inlined calls
+ * @name: index of the inlined function's name (lineloc_name())
+ * @file: index of the path where it is called (lineloc_path())
+ * @line: line of the call
+ */
+struct lineloc_call {
+	u32 name;
+	u32 file;
+	u32 line;
+};
+
+int lineloc_lookup_calls(const void *tab, size_t size, u32 off,
+			 struct lineloc_loc *loc, struct lineloc_call *calls,
+			 u32 max, u32 *ncalls);
+int lineloc_name(const void *tab, size_t size, u32 name, char *buf, u32 *len);
 int lineloc_path(const void *tab, size_t size, u32 file,
 		 struct lineloc_loc *loc);
 const u8 *lineloc_shared_codes(u32 *size);
@@ -169,6 +223,9 @@ enum {
 	LINELOC_F_NEW_LINE,	/* lines of files new in a block */
 	LINELOC_F_NEW_FILE,	/* indexes of files new in a block */
 	LINELOC_F_DICT,		/* dictionary indexes of files new in a block */
+	LINELOC_F_CHAIN,	/* chain changes: pops, pushes, recent ones */
+	LINELOC_F_NAME,		/* names of new inlined instances */
+	LINELOC_F_CALL,		/* their call files and lines */
 	LINELOC_F_PAD,		/* padding of each block to a byte */
 	LINELOC_NFIELDS
 };
@@ -186,7 +243,12 @@ struct lineloc_stats {
 	u32 blocks;
 	u32 lut_bits;		/* decode table bits of each code */
 	u32 dict;		/* pairs in the dictionary */
-	size_t header, codes, index, data, paths, dict_bytes, total;
+	u32 names;		/* names of inlined functions in the table */
+	u32 pushes, pushes_new;	/* levels pushed; not from the recent ones */
+	u32 usual, usual_hits;	/* usual calls; new levels that were one */
+	size_t header, codes, index, data, paths, dict_bytes, names_bytes;
+	size_t usual_bytes;
+	size_t total;
 	u64 bits[LINELOC_NFIELDS];	/* bits of the data by field */
 };
 
@@ -215,6 +277,44 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 		   const struct lineloc_enc_opts *opt,
 		   const struct lineloc_alloc *mem, u8 **out, size_t *out_size,
 		   struct lineloc_stats *st);
+/**
+ * struct lineloc_inline - an inlined instance, for lineloc_encode_calls()
+ * @name: index into the names
+ * @parent: 1 + index of the instance it is inlined into, 0 for none
+ *	(inlined into the function the symbol table names)
+ * @file: index into the paths of the file that calls it
+ * @line: line of the call
+ */
+struct lineloc_inline {
+	u32 name;
+	u32 parent;
+	u32 file;
+	u32 line;
+};
+
+/**
+ * struct lineloc_calls - the chains of inlined calls of a table's rows
+ * @row_inl: per row, 1 + index of the innermost instance that holds from
+ *	it on, 0 for none; at most LINELOC_MAX_DEPTH levels deep
+ * @inl: the instances
+ * @ninl: their number
+ * @names: NUL-terminated names, indexed by @inl[].name
+ * @nnames: their number
+ */
+struct lineloc_calls {
+	const u32 *row_inl;
+	const struct lineloc_inline *inl;
+	u32 ninl;
+	const char *const *names;
+	u32 nnames;
+};
+
+int lineloc_encode_calls(const struct lineloc_row *rows, size_t nrows,
+			 const char *const *paths, size_t npaths,
+			 const struct lineloc_calls *calls,
+			 const struct lineloc_enc_opts *opt,
+			 const struct lineloc_alloc *mem, u8 **out,
+			 size_t *out_size, struct lineloc_stats *st);
 int lineloc_codes_make(const u32 *counts, u32 lut_bits,
 		       const struct lineloc_alloc *mem, u8 **out,
 		       size_t *out_size);
