@@ -5,5 +5,3 @@ modtable.h
 modtable.c
 ktable_check.c
 elfrel.c
-inlines.h
-inlines.c

@@ -19,80 +19,6 @@
 #include <linux/lineloc/table.h>
 #include <linux/lineloc/vmlinux.h>
 #include "ktable.h"
-#include "inlines.h"
-
-/* ---- chains of inlined calls from .debug_info, for the tables ---- */
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * The inlined instances of @t as the table takes them: names numbered in
- * their sorted order, each instance's call file a path of the table (the
- * last, "??", for none), and per segment 1 + its innermost instance, or 0
- * outside inlined code and where the chain is deeper than the table holds
- * (counted in *@too_deep).
- */
-static void build_inl(struct tables *t, struct ktable_inl *ki,
-		      size_t *too_deep)
-{
-	static struct inlines in;
-	struct lineloc_inline *inl;
-	const char **names;
-	uint64_t *sa;
-	uint32_t *si;
-	size_t i, n = 0, nn = 0;
-
-	read_inlines(t, &in);
-	names = xalloc_array("names", in.n + 1, sizeof(*names));
-	for (i = 0; i < in.n; i++)
-		names[n++] = in.node[i].name ? in.node[i].name : "??";
-	names[n++] = "??";
-	qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; i < n; i++)
-		if (!nn || strcmp(names[nn - 1], names[i]))
-			names[nn++] = names[i];
-	inl = xalloc_array("instances", in.n + 1, sizeof(*inl));
-	for (i = 0; i < in.n; i++) {
-		const struct inl_node *d = &in.node[i];
-		const char *name = d->name ? d->name : "??";
-		const char **f = bsearch(&name, names, nn, sizeof(*names),
-					 cmp_str);
-
-		inl[i].name = (uint32_t)(f - names);
-		inl[i].parent = d->parent == INL_NONE ||
-				in.node[d->parent].parent == INL_NONE ?
-				0 : d->parent + 1;
-		inl[i].file = d->call_file == NOFILE ? (uint32_t)t->paths.n :
-			      d->call_file;
-		inl[i].line = d->parent == INL_NONE ? 0 : d->call_line;
-	}
-	sa = xalloc_array("segments", in.nseg + 1, sizeof(*sa));
-	si = xalloc_array("segments", in.nseg + 1, sizeof(*si));
-	*too_deep = 0;
-	for (i = 0; i < in.nseg; i++) {
-		uint32_t k = in.seg[i].node;
-
-		sa[i] = in.seg[i].addr;
-		si[i] = 0;
-		if (k == INL_NONE || in.node[k].parent == INL_NONE)
-			continue;
-		if (in.node[k].depth > LINELOC_MAX_DEPTH)
-			(*too_deep)++;
-		else
-			si[i] = k + 1;
-	}
-	ki->seg_addr = sa;
-	ki->seg_inl = si;
-	ki->nseg = in.nseg;
-	ki->calls.row_inl = NULL;
-	ki->calls.inl = inl;
-	ki->calls.ninl = (uint32_t)in.n;
-	ki->calls.names = names;
-	ki->calls.nnames = (uint32_t)nn;
-}
 
 static uint64_t now_ns(void)
 {
@@ -193,7 +119,7 @@ void do_table_size(struct tables *t, uint32_t block, int chains)
 	char line[400];
 
 	if (chains) {
-		build_inl(t, &ki, &too_deep);
+		ktable_inl_read(t, &ki, &too_deep);
 		ktable_build(&plain, t, block, NULL);
 	}
 	ktable_build(&k, t, block, chains ? &ki : NULL);
@@ -477,7 +403,7 @@ void do_via_table(struct tables *t, uint32_t block, unsigned int how,
 
 	v.how = how;
 	if (how & ADDR_INLINES)
-		build_inl(t, &ki, &too_deep);
+		ktable_inl_read(t, &ki, &too_deep);
 	ktable_build(&v.k, t, block, how & ADDR_INLINES ? &ki : NULL);
 	if (how & ADDR_NAMES) {
 		elf_each_symbol(&t->elf, add_fsym, &v.fs);

@@ -64,9 +64,10 @@ static const char usage[] =
 	"                  their compilation unit (what llvm-symbolizer answers)\n"
 	"  -i, --inlines   with -e: every level of inlined calls, innermost\n"
 	"                  first: the line inside each function, then where it\n"
-	"                  is called (executables); with --via-table and\n"
-	"                  --table-size: vmlinux's tables with these chains\n"
-	"                  (and --table-size: their cost and lookup time)\n"
+	"                  is called (executables); with --via-table,\n"
+	"                  --table-size and --kernel-table: vmlinux's tables\n"
+	"                  with these chains (--table-size: their cost and\n"
+	"                  lookup time)\n"
 	"  -f, --functions with -i: each level's function name before it\n"
 	"  -a, --addresses with -e: each address on a line before its answer\n"
 	"  -j SECTION      with -e: addresses are offsets in SECTION of a\n"
@@ -265,8 +266,8 @@ int main(int argc, char **argv)
 		usage_error("-j SECTION is for -e FILE");
 	if (names && mode != ADDR)
 		usage_error("-f is for -e FILE");
-	if (inl && mode != ADDR && mode != TSIZE)
-		usage_error("-i is for -e FILE and --table-size");
+	if (inl && mode != ADDR && mode != TSIZE && mode != KTABLE)
+		usage_error("-i is for -e FILE, --table-size and --kernel-table");
 	if (show && mode != ADDR)
 		usage_error("-a is for -e FILE");
 	if (names && !inl)
@@ -303,7 +304,7 @@ int main(int argc, char **argv)
 	else if (mode == STATS)
 		do_stats(&t);
 	else if (mode == KTABLE)
-		do_kernel_table(&t, (uint32_t)block);
+		do_kernel_table(&t, (uint32_t)block, inl);
 	else if (mode == TSIZE)
 		do_table_size(&t, (uint32_t)block, inl);
 	else if (mode == TCHECK)

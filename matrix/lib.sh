@@ -74,7 +74,7 @@ kmake_argv() {
 	local cc=${CROSS_COMPILE}gcc hostcc=${KHOSTCC:-gcc}
 	if command -v ccache >/dev/null && [ "${CCACHE:-1}" != 0 ]; then
 		cc="$top/matrix/ccache-cc $cc"
-		hostcc="ccache $hostcc"
+		hostcc="$top/matrix/ccache-hostcc $hostcc"
 	fi
 	KMAKE=(make -C "$SRC" O="$OBJ" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE"
 		CC="$cc" HOSTCC="$hostcc" ${V:+V=$V}

@@ -9,8 +9,8 @@
  *   mode % 8: 0 --rows, 1 --rows --all-rows, 2 --stats (and
  *             --inline-stats of an executable), 3 -e (a few addresses,
  *             -a -i -f in an executable, -j .text in a relocatable object),
- *             4 --kernel-table, 5 --table-check, 6 --via-table -e,
- *             7 --table-size.
+ *             4 -i --kernel-table, 5 --table-check, 6 --via-table -e
+ *             -a -i -f, 7 --table-size.
  * The file goes to a memfd and lineloc opens it by its /proc/self/fd path,
  * as it opens any file; the output goes to /dev/null, and so do its error
  * lines unless LINELOC_FUZZ_STDERR is set.
@@ -176,7 +176,7 @@ static FILE *fz_stderr;
 #include "../kbuild/tables.c"
 #include "../kbuild/rows.c"
 #include "../modes.c"
-#include "../inlines.c"
+#include "../kbuild/inlines.c"
 #include "../kbuild/ktable.c"
 #include "../ktable_check.c"
 #include "../kbuild/modsec.c"
@@ -281,16 +281,17 @@ static void fz_run(unsigned int mode)
 			 ADDR_INLINES | ADDR_NAMES | ADDR_SHOW, addrs, naddrs);
 		break;
 	case 4:
-		do_kernel_table(&t, KTABLE_BLOCK);
+		do_kernel_table(&t, KTABLE_BLOCK, 1);	/* with chains */
 		break;
 	case 5:
 		do_table_check(&t, KTABLE_BLOCK);
 		break;
 	case 6:
-		do_via_table(&t, KTABLE_BLOCK, addrs, naddrs);
+		do_via_table(&t, KTABLE_BLOCK,
+			     ADDR_INLINES | ADDR_NAMES | ADDR_SHOW, addrs, naddrs);
 		break;
 	default:
-		do_table_size(&t, KTABLE_BLOCK);
+		do_table_size(&t, KTABLE_BLOCK, 0);	/* no timing */
 	}
 	out_flush();
 }

@@ -63,7 +63,9 @@ struct ktable {
 void ktable_build(struct ktable *k, struct tables *t, uint32_t block,
 		  const struct ktable_inl *in);
 struct region *ktable_region(struct ktable *k, uint64_t a, int end);
-void do_kernel_table(struct tables *t, uint32_t block);
+void ktable_inl_read(struct tables *t, struct ktable_inl *ki,
+		     size_t *too_deep);
+void do_kernel_table(struct tables *t, uint32_t block, int chains);
 void do_table_size(struct tables *t, uint32_t block, int chains);
 void do_table_check(struct tables *t, uint32_t block);
 void do_via_table(struct tables *t, uint32_t block, unsigned int how,

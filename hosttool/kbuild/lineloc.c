@@ -2,9 +2,10 @@
 /*
  * lineloc - the line tables of CONFIG_KALLSYMS_LINE_LOCATIONS, at build time
  *
- *   lineloc [--strip PREFIX]... -o OUT --kernel-table VMLINUX
+ *   lineloc [--strip PREFIX]... [--inlines] -o OUT --kernel-table VMLINUX
  *	read VMLINUX's DWARF .debug_line and write its compact line tables,
- *	in their container (<linux/lineloc/vmlinux.h>), to OUT
+ *	in their container (<linux/lineloc/vmlinux.h>), to OUT; with
+ *	--inlines, the chains of inlined calls of its .debug_info in them
  *   lineloc --check-anchors VMLINUX FINAL
  *	fail unless FINAL's text symbols lie where VMLINUX's did
  *   lineloc [--exit-init] --module-sections MODULE CORE INIT
@@ -34,7 +35,7 @@
 #include "modsec.h"
 
 static const char usage[] =
-	"usage: lineloc [--strip PREFIX]... -o OUT --kernel-table VMLINUX\n"
+	"usage: lineloc [--strip PREFIX]... [--inlines] -o OUT --kernel-table VMLINUX\n"
 	"       lineloc --check-anchors VMLINUX FINAL\n"
 	"       lineloc [--exit-init] --module-sections MODULE CORE INIT\n"
 	"       lineloc --shared-codes OUT LIST\n";
@@ -51,6 +52,7 @@ enum {
 	OPT_CHECK_ANCHORS,
 	OPT_MODULE_SECTIONS,
 	OPT_EXIT_INIT,
+	OPT_INLINES,
 	OPT_SHARED_CODES,
 };
 
@@ -60,6 +62,7 @@ static const struct option longopts[] = {
 	{ "check-anchors",	required_argument,	NULL, OPT_CHECK_ANCHORS },
 	{ "module-sections",	required_argument,	NULL, OPT_MODULE_SECTIONS },
 	{ "exit-init",		no_argument,		NULL, OPT_EXIT_INIT },
+	{ "inlines",		no_argument,		NULL, OPT_INLINES },
 	{ "shared-codes",	required_argument,	NULL, OPT_SHARED_CODES },
 	{ NULL,			0,			NULL, 0 },
 };
@@ -69,7 +72,7 @@ int main(int argc, char **argv)
 	const char *table = NULL, *anchors = NULL, *outpath = NULL;
 	const char *module = NULL, *codes = NULL;
 	static struct tables t;
-	int c, stripped = 0, exit_init = 0;
+	int c, stripped = 0, exit_init = 0, inlines = 0;
 	struct elf e;
 
 	opterr = 0;
@@ -90,6 +93,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_EXIT_INIT:
 			exit_init = 1;
+			break;
+		case OPT_INLINES:
+			inlines = 1;
 			break;
 		case OPT_SHARED_CODES:
 			codes = optarg;
@@ -131,7 +137,7 @@ int main(int argc, char **argv)
 	in_path = table;
 	out_open(outpath);
 	load_tables(&t, table, stripped ? STRIP_GIVEN : STRIP_AUTO, 0);
-	do_kernel_table(&t, KTABLE_BLOCK);
+	do_kernel_table(&t, KTABLE_BLOCK, inlines);
 	out_close(outpath, 0);
 	return 0;
 }

@@ -111,7 +111,8 @@ static int inl_load_abbrevs(struct inl_reader *rd, uint64_t off)
 	if (ab->off == off)
 		return 0;
 	ab->off = NO_OFFSET;
-	ab->n = ab->nattr = 0;
+	ab->n = 0;
+	ab->nattr = 0;
 	if (!rd->cs->abbrev || off >= rd->cs->abbrev->data_size)
 		return -1;
 	c.buf = rd->cs->abbrev->data;
@@ -447,8 +448,8 @@ void read_inlines(struct tables *t, struct inlines *in)
 	memset(in, 0, sizeof(*in));
 	memset(&rd, 0, sizeof(rd));
 	if (t->elf.type == ET_REL)
-		die(t->elf.path, NULL, "inlined calls of a relocatable object: "
-		    "not yet");
+		die(t->elf.path, NULL,
+		    "inlined calls of a relocatable object: not yet");
 	rd.t = t;
 	rd.in = in;
 	rd.cs = tables_units(t);
