@@ -694,6 +694,7 @@ int lineloc_path(const void *tab, size_t size, u32 file,
 		return ret;
 	return lt_path(&h, file, loc);
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_path);
 
 /*
  * Block @blk of superblock @s: the offset of its first row in @at, and
@@ -1033,3 +1034,4 @@ int lineloc_check(const void *tab, size_t size)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_check);

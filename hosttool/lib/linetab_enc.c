@@ -14,6 +14,8 @@
  * block outside it; run the model again for the symbols, make a prefix
  * code per context (or take the shared set's) and write each block's bits.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/lineloc/table.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -1218,6 +1220,7 @@ int lineloc_encode(const struct lineloc_row *rows, size_t nrows,
 	return lineloc_encode_calls(rows, nrows, paths, npaths, NULL, opt, mem,
 				    out, out_size, st);
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_encode);
 
 /**
  * lineloc_encode_calls() - build a line table with chains of inlined calls
@@ -1739,6 +1742,7 @@ out:
 	free_bufs(mem, &b);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(lineloc_encode_calls);
 
 /**
  * lineloc_codes_make() - make a set of shared codes
