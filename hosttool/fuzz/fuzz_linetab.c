@@ -46,14 +46,23 @@ static void look(const uint8_t *t, size_t size, u32 off)
 {
 	struct lineloc_call calls[LINELOC_MAX_DEPTH];
 	char name[LINELOC_MAX_NAME];
-	struct lineloc_loc loc;
-	u32 n, i, len;
+	struct lineloc_loc loc, loc2;
+	u32 n = 0, i, len;
 	int ret = lineloc_lookup(t, size, off, &loc);
 
 	if (ret < -LINELOC_E_CODESET || ret > LINELOC_UNKNOWN)
 		__builtin_trap();
-	if (lineloc_lookup_calls(t, size, off, &loc, calls, LINELOC_MAX_DEPTH,
-				 &n) != ret)
+	/*
+	 * With its chain the lookup checks more (the chain's levels), so it
+	 * may refuse a damaged table that a plain lookup reads past; what it
+	 * answers, the plain lookup answers too.
+	 */
+	i = lineloc_lookup_calls(t, size, off, &loc2, calls, LINELOC_MAX_DEPTH,
+				 &n);
+	if ((int)i != ret && (int)i >= 0)
+		__builtin_trap();
+	if (!ret && !i && (loc2.line != loc.line || loc2.file != loc.file ||
+			   loc2.start != loc.start))
 		__builtin_trap();
 	for (i = 0; !ret && i < n; i++)
 		if (!lineloc_name(t, size, calls[i].name, name, &len) && len)
@@ -288,6 +297,10 @@ static void mode_chains(const uint8_t *data, size_t size)
 		if (rows[i].end || (i && rows[i - 1].off == rows[i].off) ||
 		    (i + 1 < n && rows[i + 1].off == rows[i].off))
 			continue;
+		/* without the chain, read past: the same line */
+		if (lineloc_lookup(t, tsize, rows[i].off, &loc) ||
+		    loc.line != rows[i].line)
+			__builtin_trap();
 		if (lineloc_lookup_calls(t, tsize, rows[i].off, &loc, c,
 					 LINELOC_MAX_DEPTH, &nc) ||
 		    loc.line != rows[i].line ||

@@ -412,67 +412,90 @@ static int lt_usual(const struct lt_tab *h, u32 caller, struct lt_level *lv)
 	return -1;
 }
 
-/* A new level, called from the row's function at @file, @line, into @lv. */
-static int lt_new_level(struct lt_bits *b, const struct lt_tab *h,
-			const struct lt_chain *ch, u32 file, u32 line,
-			struct lt_level *lv)
+/*
+ * The op symbol of a row of class @cls: 0, or the pops in *@p and pushes
+ * in *@q; LT_OP_SYMS for a symbol out of range.
+ */
+static u32 lt_op(struct lt_bits *b, const struct lt_tab *h, u32 cls, u32 *p,
+		 u32 *q)
 {
-	u32 f, pf, pl, zz;
-	bool have;
+	u32 s = lt_sym_r(b, h, LINELOC_CTX_OP + cls);
 
-	lv->name = lt_num(b, h, LINELOC_CTX_NAME, LT_NAME_K);
-	have = lt_ch_pred(ch, file, line, &pf, &pl);
-	f = lt_num(b, h, LINELOC_CTX_CFILE, LT_CFILE_K);
-	lv->file = f ? f - 1 : pf;
-	if (lv->file == pf) {
-		zz = lt_num(b, h, LINELOC_CTX_CLINE + !have, LT_CLINE_K);
-		lv->line = lt_unzigzag(zz, pl);
-	} else {
-		lv->line = lt_num(b, h, LINELOC_CTX_CLINE_ABS, LT_CLINE_K);
-	}
-	return lv->name < h->nnames && lv->file < h->nfiles ?
-	       0 : -LINELOC_E_DATA;
+	if (!s || s >= LT_OP_SYMS)
+		return s;
+	*p = (s - 1) / 3;
+	*q = (s - 1) % 3;
+	if (*q == 2)
+		*q += lt_num(b, h, LINELOC_CTX_PUSHES, LT_PUSHES_K);
+	return s;
+}
+
+/*
+ * A new level's numbers, the @k'th level pushed at the row: name, call
+ * file (0: the predicted one) and call line (against the predicted line
+ * if the file is the predicted one).
+ */
+static void lt_new_nums(struct lt_bits *b, const struct lt_tab *h, u32 k,
+			u32 *name, u32 *f, u32 *line)
+{
+	*name = lt_num(b, h, LINELOC_CTX_NAME, LT_NAME_K);
+	*f = lt_num(b, h, LINELOC_CTX_CFILE, LT_CFILE_K);
+	*line = lt_num(b, h, *f ? LINELOC_CTX_CLINE_ABS :
+			     LINELOC_CTX_CLINE + !!k, LT_CLINE_K);
 }
 
 /*
  * How the chain of inlined calls changes at a row of class @cls in
- * @file at @line (linetab_model.h).  Returns 0, or -LINELOC_E_DATA.
+ * @file at @line (linetab_model.h), into @ch; or, with no @ch, only
+ * read past it.  Returns 0, or -LINELOC_E_DATA.
  */
 static int lt_chain_op(struct lt_bits *b, const struct lt_tab *h,
 		       struct lt_chain *ch, u32 cls, u32 file, u32 line)
 {
+	u32 p = 0, q = 0, k, j, f, pf, pl;
 	struct lt_level lv;
-	u32 s, p, q, j;
 
-	s = lt_sym_r(b, h, LINELOC_CTX_OP + cls);
-	if (s) {
-		if (s >= LT_OP_SYMS)
-			return -LINELOC_E_DATA;
-		p = (s - 1) / 3;
-		q = (s - 1) % 3;
-		if (q == 2)
-			q += lt_num(b, h, LINELOC_CTX_PUSHES, LT_PUSHES_K);
-		if (p > ch->depth || q > LINELOC_MAX_DEPTH - (ch->depth - p))
-			return -LINELOC_E_DATA;
+	j = lt_op(b, h, cls, &p, &q);
+	if (j >= LT_OP_SYMS)
+		return -LINELOC_E_DATA;
+	if (ch && j && (p > ch->depth ||
+			q > LINELOC_MAX_DEPTH - (ch->depth - p)))
+		return -LINELOC_E_DATA;
+	if (ch && j)
 		lt_ch_pop(ch, p);
-		for (; q; q--) {
-			j = lt_sym_r(b, h, LINELOC_CTX_PUSH + !!ch->depth);
-			if (j < ch->nrecent) {
-				lt_ch_again(ch, j);
-				continue;
-			}
-			if (j == LT_PUSH_USUAL) {
-				if (!ch->depth ||
-				    lt_usual(h, ch->lv[ch->depth - 1].name, &lv))
-					return -LINELOC_E_DATA;
-			} else if (j != LT_PUSH_NEW ||
-				   lt_new_level(b, h, ch, file, line, &lv)) {
-				return -LINELOC_E_DATA;
-			}
-			lt_ch_push(ch, &lv);
+	for (k = 0; k < q; k++) {
+		j = lt_sym_r(b, h, LINELOC_CTX_PUSH + !!k);
+		if (j == LT_PUSH_NEW)
+			lt_new_nums(b, h, k, &lv.name, &f, &lv.line);
+		else if (j > LT_PUSH_USUAL)
+			return -LINELOC_E_DATA;
+		if (!ch)
+			continue;
+		if (j < ch->nrecent) {
+			lt_ch_again(ch, j);
+			continue;
 		}
+		if (j == LT_PUSH_USUAL) {
+			if (!ch->depth ||
+			    lt_usual(h, ch->lv[ch->depth - 1].name, &lv))
+				return -LINELOC_E_DATA;
+		} else if (j == LT_PUSH_NEW) {
+			lt_ch_pred(ch, file, line, &pf, &pl);
+			if (f) {
+				lv.file = f - 1;
+			} else {
+				lv.file = pf;
+				lv.line = lt_unzigzag(lv.line, pl);
+			}
+			if (lv.name >= h->nnames || lv.file >= h->nfiles)
+				return -LINELOC_E_DATA;
+		} else {
+			return -LINELOC_E_DATA;
+		}
+		lt_ch_push(ch, &lv);
 	}
-	lt_ch_row(ch, file, line);
+	if (ch)
+		lt_ch_row(ch, file, line);
 	return 0;
 }
 
@@ -619,10 +642,11 @@ static int lt_block(const struct lt_tab *h, u32 blk, u32 start, u32 stop,
 			}
 			*at = next;
 		}
-		if (ch) {	/* with chains: the row's, once it is taken */
-			if (aend)
+		if (h->nctx == LINELOC_NCTX_CHAINS) {	/* the row's chain */
+			if (aend && ch)
 				lt_ch_end(ch);
-			else if (lt_chain_op(&b, h, ch, cls, afile, aline))
+			else if (!aend &&
+				 lt_chain_op(&b, h, ch, cls, afile, aline))
 				goto bad;
 		}
 		if (unlikely(b.err))
@@ -788,15 +812,13 @@ static int lt_lookup(const struct lt_tab *h, u32 off, struct lineloc_loc *loc,
 int lineloc_lookup(const void *tab, size_t size, u32 off,
 		   struct lineloc_loc *loc)
 {
-	struct lt_chain ch;
 	struct lt_tab h;
 	int ret;
 
 	ret = lt_parse(&h, tab, size);
 	if (ret)
 		return ret;
-	return lt_lookup(&h, off, loc,
-			 h.nctx == LINELOC_NCTX_CHAINS ? &ch : NULL);
+	return lt_lookup(&h, off, loc, NULL);	/* chains are read past */
 }
 EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup);
 

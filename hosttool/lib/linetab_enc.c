@@ -272,7 +272,6 @@ static int model_chain(struct enc *e, struct lt_chain *ch, const struct ent *en,
 	struct lt_level w[LINELOC_MAX_DEPTH];
 	u32 n = 0, i, c, p, q, j, pf, pl;
 	u32 k = en->inl;
-	bool have;
 	int ret;
 
 	for (; k && n <= LINELOC_MAX_DEPTH; k = e->inl[k - 1].parent)
@@ -299,7 +298,7 @@ static int model_chain(struct enc *e, struct lt_chain *ch, const struct ent *en,
 				break;
 		e->pushes++;
 		if (j < ch->nrecent) {
-			ret = emit(e, LINELOC_CTX_PUSH + !!i, 0, j);
+			ret = emit(e, LINELOC_CTX_PUSH + (i > c), 0, j);
 			lt_ch_again(ch, j);
 			continue;
 		}
@@ -310,12 +309,13 @@ static int model_chain(struct enc *e, struct lt_chain *ch, const struct ent *en,
 				break;
 		} else if (i && is_usual(e, w[i - 1].name, &w[i])) {
 			e->usual_hits++;
-			ret = emit(e, LINELOC_CTX_PUSH + 1, 0, LT_PUSH_USUAL);
+			ret = emit(e, LINELOC_CTX_PUSH + (i > c), 0,
+				   LT_PUSH_USUAL);
 			lt_ch_push(ch, &w[i]);
 			continue;
 		}
-		have = lt_ch_pred(ch, en->file, en->line, &pf, &pl);
-		ret = emit(e, LINELOC_CTX_PUSH + !!i, 0, LT_PUSH_NEW);
+		lt_ch_pred(ch, en->file, en->line, &pf, &pl);
+		ret = emit(e, LINELOC_CTX_PUSH + (i > c), 0, LT_PUSH_NEW);
 		if (!ret)
 			ret = emit_num(e, LINELOC_CTX_NAME, 0, w[i].name,
 				       LT_NAME_K);
@@ -325,7 +325,7 @@ static int model_chain(struct enc *e, struct lt_chain *ch, const struct ent *en,
 		if (ret)
 			break;
 		if (w[i].file == pf)
-			ret = emit_num(e, LINELOC_CTX_CLINE + !have, 0,
+			ret = emit_num(e, LINELOC_CTX_CLINE + (i > c), 0,
 				       lt_zigzag(w[i].line, pl), LT_CLINE_K);
 		else
 			ret = emit_num(e, LINELOC_CTX_CLINE_ABS, 0, w[i].line,

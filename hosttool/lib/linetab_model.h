@@ -119,7 +119,7 @@ static inline u32 lt_unzigzag(u32 zz, u32 last)
  * min(pushes, 2), pushes of 2 or more followed by pushes - 2 in
  * LINELOC_CTX_PUSHES.  The levels left go, innermost first, to the front
  * of the block's recent list; each level pushed, outermost first, is a
- * symbol in LINELOC_CTX_PUSH (+ 1 below the outermost level): the
+ * symbol in LINELOC_CTX_PUSH (+ 1 past the first level the row pushes): the
  * position of an instance in the recent list, taken out of it (with the
  * last row inside it), LT_PUSH_USUAL for the usual call of the function
  * it is called from (the table's list of them, by the caller's name), or
@@ -127,7 +127,10 @@ static inline u32 lt_unzigzag(u32 zz, u32 last)
  * file, else 1 + the file) and call line follow.  The file and line
  * predicted for a level are those of the last row in the block at the
  * depth of its caller, else the row's own; the line is coded against the
- * predicted one when the file is the predicted file.  An end empties the
+ * predicted one (in LINELOC_CTX_CLINE, + 1 past the row's first push)
+ * when the file is the predicted file.  No context depends on the chain,
+ * so that a lookup that wants no chain skips them with no state (what
+ * backtraces' %pB does, whose stack is counted).  An end empties the
  * chain; a block starts with an empty chain and recent list.
  */
 #define LT_OP_SYMS	(1 + 3 * (LINELOC_MAX_DEPTH + 1))
@@ -218,18 +221,17 @@ static inline void lt_ch_again(struct lt_chain *ch, u32 j)
 
 /*
  * The predicted call file and line of a level pushed now, in @f and @l:
- * the last row at its caller's depth (true), else the row's own.
+ * the last row at its caller's depth, else the row's own.
  */
-static inline bool lt_ch_pred(const struct lt_chain *ch, u32 row_file,
+static inline void lt_ch_pred(const struct lt_chain *ch, u32 row_file,
 			      u32 row_line, u32 *f, u32 *l)
 {
 	*f = ch->lfile[ch->depth];
 	*l = ch->lline[ch->depth];
-	if (*f != LT_NOFILE)
-		return true;
-	*f = row_file;
-	*l = row_line;
-	return false;
+	if (*f == LT_NOFILE) {
+		*f = row_file;
+		*l = row_line;
+	}
 }
 
 /* A row at the chain's depth: what the next level's call is predicted by. */
