@@ -6,10 +6,13 @@ a faulting pc, a located frame, a timestamp and the init's protocol; the
 judge imports it and the shell scripts call its command line.
 
 Command line:
-  console.py frame-lines [--arch ARCH] [--mask FILE] LOG
+  console.py frame-lines [--arch ARCH] [--mask FILE] [--reliable] LOG
       the lines that print a frame or a faulting pc, timestamps, leading
       blanks and a trailing location dropped; --mask FILE replaces a frame whose function matches a
-      pattern of FILE (fnmatch, one a line) by "<changed by the series: F>"
+      pattern of FILE (fnmatch, one a line) by "<changed by the series: F>";
+      --reliable leaves out the frames printed "? " (return addresses found
+      on the stack but not on the unwound path: whatever earlier calls left
+      there, so that two kernels' boots differ in them however alike)
   console.py located LOG
       the lines that end in a located frame, timestamps dropped
 """
@@ -281,7 +284,7 @@ def kallsyms_listing(lines):
     return runs
 
 
-def frame_lines(lines, facts=None, mask=None):
+def frame_lines(lines, facts=None, mask=None, reliable=False):
     fpc = fault_pc(facts)
     pats = []
     if mask:
@@ -295,6 +298,8 @@ def frame_lines(lines, facts=None, mask=None):
         if not (FRAME_LINE.match(l) or fpc.search(l)):
             continue
         l = l.lstrip(' ')
+        if reliable and l.startswith('? '):
+            continue
         m = re.search(r'([A-Za-z_.][\w.]*)\+0x', l)
         name = m.group(1).split('.')[0] if m else ''
         if any(fnmatch.fnmatchcase(name, p) for p in pats):
@@ -309,13 +314,15 @@ def main(argv):
     fl = sub.add_parser('frame-lines')
     fl.add_argument('--arch')
     fl.add_argument('--mask')
+    fl.add_argument('--reliable', action='store_true')
     fl.add_argument('log')
     lo = sub.add_parser('located')
     lo.add_argument('log')
     a = ap.parse_args(argv)
     lines = read(a.log)
     if a.cmd == 'frame-lines':
-        out = frame_lines(lines, cell.load_arch(a.arch) if a.arch else None, a.mask)
+        out = frame_lines(lines, cell.load_arch(a.arch) if a.arch else None, a.mask,
+                          a.reliable)
     else:
         out = [l for l in lines if re.search(r'\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$', l)]
     sys.stdout.write(''.join(l + '\n' for l in out))
