@@ -85,7 +85,7 @@ def test_cli(work, rnd):
            ans[-3:] == ['??', '??', '??:0'] and ans.count('??') == 2,
            '-a -i -f: the address, then name and path:line a level; '
            'a bad address: ??, ??, ??:0', repr(ans))
-    for args, why in ((['-i', '--rows', exe], '-i is for -e FILE and --table-size'),
+    for args, why in ((['-i', '--rows', exe], '-i is for -e FILE, --table-size and'),
                       (['-f', '-e', exe], '-f names each level of -i'),
                       (['-f', '-i', '--table-size', exe], '-f is for -e FILE'),
                       (['-i', '--via-table', '-e', obj], '-i: chains of inlined calls are in a vmlinux'),
