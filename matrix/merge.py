@@ -98,6 +98,19 @@ def hold_kallsyms(cell, b, v, lists):
 
     def others(runs):
         return [r for r in ([l for l in run if not ours(l)] for run in runs) if r]
+
+    def at_etext(runs, other):
+        """The symbols of @runs just before _etext that @other lacks: the
+        end of a text section (arm64's __hyp_text_end) that the other link
+        put at _etext itself, where kallsyms no longer lists it."""
+        names = {l for run in other for l in run}
+        for k, run in enumerate(runs):
+            if k and any(name(l) == '_etext' for l in run):
+                return [l for l in runs[k - 1] if l not in names]
+        return []
+    edge = {b: at_etext(off, on), v: at_etext(on, off)}
+    off = [r for r in ([l for l in run if l not in edge[b]] for run in off) if r]
+    on = [r for r in ([l for l in run if l not in edge[v]] for run in on) if r]
     flat = {c: [l for run in runs for l in sorted(run)] for c, runs in ((b, off), (v, on))}
     extra = collections.Counter(l for l in flat[v] if ours(l))
     extra.subtract(collections.Counter(l for l in flat[b] if ours(l)))
@@ -106,9 +119,11 @@ def hold_kallsyms(cell, b, v, lists):
     bad = same_order(others(off), others(on))
     cell.check('/proc/kallsyms: %s and %s list the same (type, name) sequence' % (b, v),
                len(flat[b]) > 100 and bad is None,
-               '%d lines %s, %d %s; the series\' own functions gained: %s, lost: %s%s' % (
+               '%d lines %s, %d %s; the series\' own functions gained: %s, lost: %s%s%s' % (
                    len(flat[b]), b, len(flat[v]), v, ' '.join(gained) or 'none',
                    ' '.join(lost) or 'none',
+                   ''.join('; at _etext in %s only, not listed: %s' % (c, ' '.join(edge[c]))
+                           for c in (b, v) if edge[c]),
                    '; NOT THE SAME from: ' + ', '.join(bad) if bad else ''))
 
 
