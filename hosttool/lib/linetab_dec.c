@@ -745,8 +745,9 @@ static int lt_span(const struct lt_tab *h, u32 s, u32 blk, u32 *at,
 }
 
 /* lineloc_lookup() on a parsed table; with @ch, the chain into it. */
-static int lt_lookup(const struct lt_tab *h, u32 off, struct lineloc_loc *loc,
-		     struct lt_chain *ch)
+static __always_inline int lt_lookup(const struct lt_tab *h, u32 off,
+				     struct lineloc_loc *loc,
+				     struct lt_chain *ch)
 {
 	u32 lo, hi, n, half, s, base, file = 0, line = 0, at, start, stop;
 	const u8 *sb, *ix;
