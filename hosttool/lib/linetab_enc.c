@@ -960,15 +960,12 @@ static size_t keep_rows(const struct lineloc_row *rows, size_t nrows,
 static int cmp_name(const void *ctx, u32 a, u32 b)
 {
 	const struct bufs *f = ctx;
-	const char *x, *y;
+	int c;
 
 	if (f->namecnt[a] != f->namecnt[b])
 		return f->namecnt[a] > f->namecnt[b] ? -1 : 1;
-	for (x = f->names[a], y = f->names[b]; *x && *x == *y; x++, y++)
-		;
-	if (*x != *y)
-		return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
-	return a < b ? -1 : a > b;
+	c = strcmp(f->names[a], f->names[b]);
+	return c ? c : a < b ? -1 : a > b;
 }
 
 static int cmp_call(const void *ctx, u32 a, u32 b)
@@ -1112,14 +1109,10 @@ static u32 name_len(const char *s)
 static int cmp_alpha(const void *ctx, u32 a, u32 b)
 {
 	const struct bufs *f = ctx;
-	const char *x = f->names[f->norder[a]], *y = f->names[f->norder[b]];
-	u32 i;
+	int c = strncmp(f->names[f->norder[a]], f->names[f->norder[b]],
+			LINELOC_MAX_NAME);	/* as stored: name_len() */
 
-	for (i = 0; i < LINELOC_MAX_NAME && x[i] && x[i] == y[i]; i++)
-		;
-	if (i == LINELOC_MAX_NAME || x[i] == y[i])
-		return a < b ? -1 : a > b;
-	return (unsigned char)x[i] < (unsigned char)y[i] ? -1 : 1;
+	return c ? c : a < b ? -1 : a > b;
 }
 
 /* Bytes @a and @b (of name_len() @la and @lb) share at the start. */
