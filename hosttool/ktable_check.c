@@ -344,7 +344,7 @@ static void via_answer(struct via *v, const char *arg)
 	struct lineloc_loc loc;
 	const char *outer;
 	struct region *r;
-	uint32_t n = 0, i;
+	uint32_t n = 0, i, depth;
 	uint64_t a;
 	int ok = parse_addr(arg, &a), ret = LINELOC_UNKNOWN;
 
@@ -380,7 +380,19 @@ static void via_answer(struct via *v, const char *arg)
 			put_inlined(v, calls[i].name);
 		else
 			put_name(v, outer, strlen(outer));
-		put_path(v, calls[i - 1].file, calls[i - 1].line);
+		if (i < n) {
+			put_path(v, calls[i - 1].file, calls[i - 1].line);
+			continue;
+		}
+		/* the outermost call site as the kernel's frame line finds it */
+		ret = lineloc_lookup_outer(k->tab, k->size,
+					   (u32)(a - r->lo) + r->bias, &loc,
+					   &depth);
+		if (ret || depth != n)
+			die(k->t->elf.path, NULL,
+			    "table lookup at 0x%" PRIx64 ": outermost call: error %d, %u levels of %u",
+			    a, ret, depth, n);
+		put_path(v, loc.file, loc.line);
 	}
 }
 

@@ -47,7 +47,7 @@ static void look(const uint8_t *t, size_t size, u32 off)
 	struct lineloc_call calls[LINELOC_MAX_DEPTH];
 	char name[LINELOC_MAX_NAME];
 	struct lineloc_loc loc, loc2;
-	u32 n = 0, i, len;
+	u32 n = 0, i, len, depth;
 	int ret = lineloc_lookup(t, size, off, &loc);
 
 	if (ret < -LINELOC_E_CODESET || ret > LINELOC_UNKNOWN)
@@ -63,6 +63,14 @@ static void look(const uint8_t *t, size_t size, u32 off)
 		__builtin_trap();
 	if (!ret && !i && (loc2.line != loc.line || loc2.file != loc.file ||
 			   loc2.start != loc.start))
+		__builtin_trap();
+	/* The outermost call site: the chain's last level, or the line. */
+	i = lineloc_lookup_outer(t, size, off, &loc2, &depth);
+	if ((int)i != ret && (int)i >= 0)
+		__builtin_trap();
+	if (!ret && !i && (depth != n || loc2.start != loc.start ||
+			   loc2.line != (n ? calls[n - 1].line : loc.line) ||
+			   loc2.file != (n ? calls[n - 1].file : loc.file)))
 		__builtin_trap();
 	for (i = 0; !ret && i < n; i++)
 		if (!lineloc_name(t, size, calls[i].name, name, &len) && len)

@@ -935,6 +935,47 @@ int lineloc_lookup_calls(const void *tab, size_t size, u32 off,
 EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup_calls);
 
 /**
+ * lineloc_lookup_outer() - the source location of an offset in the
+ * function its symbol names: the call site of the outermost level of
+ * inlined calls there, or the offset's own line where there is none
+ * @tab: the table
+ * @size: bytes at @tab
+ * @off: offset from the table's base
+ * @loc: the location; @loc->start is the row's, as lineloc_lookup() gives
+ * @depth: the levels of inlined calls at @off, 0 when the table has no
+ *	chains
+ *
+ * Return: as lineloc_lookup().
+ */
+int lineloc_lookup_outer(const void *tab, size_t size, u32 off,
+			 struct lineloc_loc *loc, u32 *depth)
+{
+	struct lt_chain ch;
+	struct lt_tab h;
+	u32 start;
+	int ret;
+
+	*depth = 0;
+	ret = lt_parse(&h, tab, size);
+	if (ret)
+		return ret;
+	if (h.nctx != LINELOC_NCTX_CHAINS)
+		return lt_lookup(&h, off, loc, NULL);
+	ret = lt_lookup(&h, off, loc, &ch);
+	if (ret || !ch.depth)
+		return ret;
+	start = loc->start;
+	ret = lt_path(&h, ch.lv[0].file, loc);
+	if (ret)
+		return ret;
+	loc->line = ch.lv[0].line;
+	loc->start = start;
+	*depth = ch.depth;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(lineloc_lookup_outer);
+
+/**
  * lineloc_check_header() - validate a line table once, before use
  * @tab: the table
  * @size: bytes at @tab

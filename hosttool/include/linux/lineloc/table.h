@@ -183,6 +183,8 @@ struct lineloc_call {
 int lineloc_lookup_calls(const void *tab, size_t size, u32 off,
 			 struct lineloc_loc *loc, struct lineloc_call *calls,
 			 u32 max, u32 *ncalls);
+int lineloc_lookup_outer(const void *tab, size_t size, u32 off,
+			 struct lineloc_loc *loc, u32 *depth);
 int lineloc_name(const void *tab, size_t size, u32 name, char *buf, u32 *len);
 int lineloc_path(const void *tab, size_t size, u32 file,
 		 struct lineloc_loc *loc);
