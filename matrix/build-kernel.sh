@@ -111,25 +111,33 @@ fi
 # with the option off) or on, toggled in the one O= folder so that kbuild
 # rebuilds only what depends on it.
 # (Off also covers a tree without the option: bisect-check boots those.)
+# With them on, the chains of inlined calls (CONFIG_KALLSYMS_LINE_INLINES)
+# as the INLINES fact says, where the tree has the option.
 lines=${LINELOC:-$LINES}
-is_on() { grep -qx CONFIG_KALLSYMS_LINE_LOCATIONS=y "$OBJ/.config"; }
+inlines=${INLINES:-off}
 case $lines in
-on) set_opt=--enable ;;
-off) set_opt=--disable ;;
+on|off) ;;
 *) die "LINELOC=$lines (on or off)" ;;
 esac
-if { [ "$lines" = on ] && ! is_on; } || { [ "$lines" = off ] && is_on; }; then
-	vrun "$SRC/scripts/config" --file "$OBJ/.config" $set_opt KALLSYMS_LINE_LOCATIONS
+[ "$lines" = on ] || inlines=off
+grep -qx 'config KALLSYMS_LINE_INLINES' "$SRC/init/Kconfig" || inlines=off
+is_on() { grep -qx "CONFIG_$1=y" "$OBJ/.config"; }
+state() { if is_on "$1"; then echo on; else echo off; fi; }
+if [ "$(state KALLSYMS_LINE_LOCATIONS)" != "$lines" ] ||
+   [ "$(state KALLSYMS_LINE_INLINES)" != "$inlines" ]; then
+	vrun "$SRC/scripts/config" --file "$OBJ/.config" \
+		"--$( [ "$lines" = on ] && echo enable || echo disable)" KALLSYMS_LINE_LOCATIONS \
+		"--$( [ "$inlines" = on ] && echo enable || echo disable)" KALLSYMS_LINE_INLINES
 	kmake -s olddefconfig >/dev/null
-	if [ "$lines" = on ] && ! is_on; then
-		die "cannot enable CONFIG_KALLSYMS_LINE_LOCATIONS (see $OBJ/.config)"
-	fi
-	if [ "$lines" = off ] && is_on; then
-		die "cannot disable CONFIG_KALLSYMS_LINE_LOCATIONS (see $OBJ/.config)"
-	fi
+	for o in KALLSYMS_LINE_LOCATIONS:$lines KALLSYMS_LINE_INLINES:$inlines; do
+		[ "$(state "${o%%:*}")" = "${o#*:}" ] ||
+			die "cannot turn CONFIG_${o%%:*} ${o#*:} (see $OBJ/.config)"
+	done
 fi
 
-log "building kernel, line locations $lines ($UNWINDER unwinder)"
+what=$lines
+[ "$inlines" = off ] || what="$lines, with inlined calls"
+log "building kernel, line locations $what ($UNWINDER unwinder)"
 start=$(date +%s)
 kmake_argv -j"$(nproc)" all
 logged "$RESULTS/build-$lines.log" "${KMAKE[@]}" || {

@@ -46,6 +46,8 @@ import stack_usage  # noqa: E402
 from records import Check  # noqa: E402
 
 LINES_OPTION = 'CONFIG_KALLSYMS_LINE_LOCATIONS'
+# the chains of inlined calls in vmlinux's table, with LINES_OPTION
+INLINES_OPTION = 'CONFIG_KALLSYMS_LINE_INLINES'
 
 
 def logged(log, argv, **kw):
@@ -109,7 +111,7 @@ def read_kconfig(kdir, obj):
                     have[m.group(1)] = m.group(2)
     except OSError:
         return {}
-    names = {LINES_OPTION}
+    names = {LINES_OPTION, INLINES_OPTION}
     try:
         with open(os.path.join(obj, 'lineloc.config')) as f:
             names |= {m.group(1) for m in map(re.compile(r'^(CONFIG_\w+)=').match, f) if m}
@@ -125,7 +127,8 @@ def check_table(rec, out_dir, checks, figures):
     linked = os.path.join(rec.obj, '.tmp_vmlinux.lines.bin')
     again = os.path.join(out_dir, 'lines.bin')
     strip = [x for s in rec.strip for x in ('--strip', s)]
-    p = subprocess.run([ll] + strip + ['-o', again, '--kernel-table', rec.vmlinux],
+    inl = ['--inlines'] if rec.kconfig.get(INLINES_OPTION) == 'y' else []
+    p = subprocess.run([ll] + strip + inl + ['-o', again, '--kernel-table', rec.vmlinux],
                        capture_output=True, text=True)
     same = p.returncode == 0 and os.path.exists(linked) and \
         open(linked, 'rb').read() == open(again, 'rb').read()
@@ -147,16 +150,19 @@ def check_table(rec, out_dir, checks, figures):
 
 
 def check_stack(rec, checks, figures):
-    """The stack of the line lookup in a backtrace (matrix/stack_usage.py)."""
+    """The stack of the line lookup in a backtrace (matrix/stack_usage.py),
+    with the bounds of the chains of inlined calls where they are on."""
+    bounds = (stack_usage.BOUND_INLINES, stack_usage.LOOKUP_BOUND_INLINES) \
+        if rec.kconfig.get(INLINES_OPTION) == 'y' else \
+        (stack_usage.BOUND, stack_usage.LOOKUP_BOUND)
     name = 'stack: the line lookup path uses at most %d bytes from vsnprintf(), ' \
-        '%d below symbol_string() (-fstack-usage)' % (stack_usage.BOUND,
-                                                      stack_usage.LOOKUP_BOUND)
+        '%d below symbol_string() (-fstack-usage)' % bounds
     try:
         r = stack_usage.measure(rec.obj)
     except (stack_usage.Error, OSError) as e:
         checks.append(Check(name, False, 'not measured: %s' % e))
         return
-    ok, detail = stack_usage.verdict(r)
+    ok, detail = stack_usage.verdict(r, *bounds)
     checks.append(Check(name, ok, detail))
     figures['lookup_stack_bytes'] = r['bytes']
 

@@ -49,14 +49,14 @@ OPTIONAL = ('CROSS_COMPILE', 'QEMU_CPU', 'LLVM_TARGET', 'THUMB', 'FIRST_FRAME_PC
             'MODULE_DWARF', 'HARDENED_CONFIGS', 'TEST_HARDENED', 'TEST_BASES', 'TEST_ARCHES',
             'ONDEMAND_ARCHES',
             # what a boot configuration is (common.facts: KEY@CONFIG)
-            'LINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS', 'BASELINE',
+            'LINES', 'INLINES', 'KCONFIG', 'NEEDS', 'BOOT_PLAN', 'MODULE_VARIANTS', 'BASELINE',
             'BASELINE_CHECK', 'HARDENED',
             # what a green boot has judged at least (matrix/judge.py)
             'MIN_CHECKS', 'PRINTF_TESTS')
 CHOICES = {'WARN_PC': ('trap', 'return'), 'INTERRUPTED_PC': ('regs', 'trace'),
            'THUMB': ('', 'y'), 'FIRST_FRAME_PC': ('', 'y'), 'TRACE_AFTER_REGS': ('', 'y'),
            'BUG_PANICS': ('', 'y'),
-           'LINES': ('on', 'off'),
+           'LINES': ('on', 'off'), 'INLINES': ('', 'on', 'off'),
            'BASELINE_CHECK': ('', 'kallsyms', 'splats'), 'HARDENED': ('', 'y')}
 # What a configuration may turn on; CAPS says which an arch supports.
 # host32: tests/host32/kernel.sh can build it with 32-bit host programs.

@@ -72,6 +72,9 @@ CALL_TRACE = re.compile(r'Call [Tt]race:')
 # A trace line that is nothing but frames (bisect-check compares them)
 FRAME_LINE = re.compile(r'^ *(\? )?(\[<[0-9a-f]+>\] )?([A-Za-z_.][A-Za-z0-9_.]*( \[[a-z_]+\])? from )?'
                         r'[A-Za-z_.][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[a-z_]+\])?$')
+# A level of inlined calls, printed before its frame (innermost first)
+# with CONFIG_KALLSYMS_LINE_INLINES: "[? ]name (path:line) [inline]"
+INLINE_LINE = re.compile(r'^\s*(?:\? )?([A-Za-z_.$][\w.$]*) \(([^()\s]+):(\d+)\) \[inline\]$')
 # a location after a frame or a pc, " (path:line)", at the end of a line
 LOC_SUFFIX = re.compile(r' \([^()\s]+:\d+\)$')
 KUNIT_SUITE = 'kallsyms_line_loc'
@@ -261,6 +264,19 @@ def trace_frames(lines, facts, in_entry_text):
         first_exact = False
         out.append((i, m, exact))
         prev = m.group(1)
+    return out
+
+
+def inlines_before(lines, i):
+    """The levels of inlined calls printed right before line @i (a
+    frame's), innermost first: (name, path:line) each."""
+    out = []
+    while i > 0:
+        m = INLINE_LINE.match(lines[i - 1])
+        if not m:
+            break
+        out.insert(0, (m.group(1), '%s:%s' % (m.group(2), m.group(3))))
+        i -= 1
     return out
 
 

@@ -66,14 +66,20 @@ class Checks:
 class Run:
     """What the judge knows of a boot: its boot record, the build record
     it names (none for a recorded log judged alone) and the arch facts the
-    boot record carries.  Whether line locations are on is what was built
-    (the .config), else the configuration's fact LINES."""
+    boot record carries.  Whether line locations (and their chains of
+    inlined calls) are on is what was built (the .config), else the
+    configuration's facts LINES (and INLINES)."""
 
     def __init__(self, boot, build):
         self.boot, self.build = boot, build
         self.facts = boot.facts
         self.arch, self.config = boot.arch, boot.config
         self.lines_on = (build.lines if build else self.facts.get('LINES', self.config)) == 'on'
+        # vmlinux's frames print the chains of inlined calls: as built, else
+        # as the configuration's fact INLINES says
+        self.inlines_on = self.lines_on and (
+            build.kconfig.get('CONFIG_KALLSYMS_LINE_INLINES') == 'y' if build
+            else self.facts.get('INLINES') == 'on')
         self.console = boot.console
         self.plan = Plan(records.resolve_path(boot.plan, TOP) or None)
         b = build or records.Build(arch=boot.arch, config=boot.config)

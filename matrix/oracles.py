@@ -251,6 +251,26 @@ def symbolize(vmlinux, addrs, strip):
 
 
 
+def symbolize_chains(vmlinux, addrs, strip):
+    """llvm-symbolizer's chain of inlined calls at each address (see
+    parse_chains), paths made relative to the source tree as the kernel
+    prints them; a chain of one level where there is none."""
+    if not addrs:
+        return []
+    ch = oracle_llvm_chains(vmlinux, addrs)
+    if ch is None:
+        raise RuntimeError('llvm-symbolizer --inlining failed on %s' % vmlinux)
+    return [[(name, strip_path(loc, strip)) for name, loc in c] for c in ch]
+
+
+def symbolize_outer(vmlinux, addrs, strip):
+    """The path:line of each address in the function the symbol table
+    names: the call site of the outermost level of inlined calls there
+    (llvm-symbolizer --inlining's last level), as the kernel prints a
+    frame with CONFIG_KALLSYMS_LINE_INLINES."""
+    return [c[-1][1] if c else '??:0' for c in symbolize_chains(vmlinux, addrs, strip)]
+
+
 class ModuleOracle:
     """Source line of a module address: the target's addr2line -j SECTION
     (it applies the target's REL/RELA relocations) for every section, and

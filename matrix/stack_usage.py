@@ -65,6 +65,11 @@ NESTED_POINTER = {'hex_string'}
 # and its part below symbol_string(), which the series adds.
 BOUND = 2048
 LOOKUP_BOUND = 1024
+# With CONFIG_KALLSYMS_LINE_INLINES the lookup of a %pBl decodes the chain
+# of inlined calls to find the outermost call's line (lineloc_lookup_outer()):
+# its state is about 600 bytes more, which the option's help text states.
+BOUND_INLINES = 2560
+LOOKUP_BOUND_INLINES = 1536
 LOOKUP_SOURCES = ['kernel/kallsyms_lines.c', 'lib/lineloc/linetab_dec.c',
                   'kernel/module/lines.c']
 

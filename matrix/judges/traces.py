@@ -7,8 +7,16 @@ every vmlinux frame printed with a location against llvm-symbolizer."""
 from collections import namedtuple
 
 from console import (AT, FIRES, FRAME, INIT, LKDTM_ENTRY, LKDTM_REPORT, LOC, LOCATED, OOPS,
-                     WARNING, fault_pc, trace_frames)
-from oracles import Symbols, module_strip, strip_path, symbolize
+                     WARNING, fault_pc, inlines_before, trace_frames)
+from oracles import (Symbols, chain_differs, module_strip, strip_path, symbolize,
+                     symbolize_chains, symbolize_outer)
+
+
+def vmlinux_locations(a, addrs):
+    """What the kernel prints for each address of vmlinux, by the oracle:
+    llvm-symbolizer's line, or with the chains of inlined calls on
+    (a.inlines_on) its line in the function the symbol names."""
+    return (symbolize_outer if a.inlines_on else symbolize)(a.vmlinux, addrs, a.strip)
 
 
 # A vmlinux frame of a trace: its console line's index, sym+off/size, whether
@@ -162,7 +170,7 @@ def judge_loc(cell, lines, a, syms):
         m, loc = got['vfs_write']
         if a.lines_on:
             addr = syms.address(m.group(1), int(m.group(2), 16), int(m.group(3), 16))
-            want = symbolize(a.vmlinux, [addr], a.strip)[0] if addr is not None else None
+            want = vmlinux_locations(a, [addr])[0] if addr is not None else None
             cell.check('loc: vfs_write located as is', loc is not None and loc == want,
                        'printed %s, llvm-symbolizer %s' % (loc, want))
     cell.check('loc: both addresses printed', len(got) == 2, ' '.join(sorted(got)))
@@ -190,7 +198,7 @@ def judge_textlocs(cell, lines, a, figures):
         cell.check('textlocs: none located with the option off', not located,
                    '%#x %s' % located[0] if located else '')
         return
-    oracle = symbolize(a.vmlinux, [addr for addr, _ in got], a.strip)
+    oracle = vmlinux_locations(a, [addr for addr, _ in got])
     bad = []
     for (addr, printed), want in zip(got, oracle):
         if want.startswith('??:') or want.endswith(':0'):
@@ -227,11 +235,47 @@ def judge_lkdtm(cell, lines, crash):
     cell.check('lkdtm %s: report' % crash, rep is not None, rep or 'no report')
 
 
+def judge_inlines(cell, lines, a, frames, addrs, figures):
+    """With the chains of inlined calls on, each located frame of vmlinux
+    and the "[inline]" lines printed before it are llvm-symbolizer's chain
+    at its address (oracles.chain_differs: every level's path:line, every
+    inlined level's name), and some frame is two levels deep or more;
+    without them, no "[inline]" line is printed."""
+    printed = [inlines_before(lines, f.line) for f in frames]
+    if not a.inlines_on:
+        n = sum(1 for p in printed if p)
+        cell.check('inlined calls: none printed with the option off', n == 0,
+                   '%d frames with "[inline]" lines' % n)
+        return
+    known = [(f, p, x) for f, p, x in zip(frames, printed, addrs)
+             if x is not None and f.printed]
+    chains = symbolize_chains(a.vmlinux, [x for _, _, x in known], a.strip)
+    bad, inlined, deep = [], 0, 0
+    for (f, p, _), theirs in zip(known, chains):
+        why = chain_differs(p + [(f.sym, f.printed)], theirs)
+        if why:
+            bad.append('%s+%#x: %s' % (f.sym, f.off, why))
+        elif p:
+            inlined += 1
+            deep += len(p) >= 2
+    figures['frames']['inlined'] = inlined
+    figures['frames']['inlined_2deep'] = deep
+    cell.check('inlined calls: every located frame\'s chain is llvm-symbolizer\'s',
+               known and not bad and len(chains) == len(known),
+               '%d of %d agree, %d inside inlined code%s' % (
+                   len(known) - len(bad), len(known), inlined,
+                   '; ' + '; '.join(bad[:3]) if bad else ''))
+    cell.check('inlined calls: a frame two levels deep or more, agreeing', deep > 0,
+               '%d such frames' % deep)
+
+
 def judge_locations(cell, lines, a, figures):
     """Every frame printed with a location agrees with llvm-symbolizer on
     vmlinux at the same address: the address itself for a faulting PC, the
-    call (- 1, Thumb bit dropped) for a return address.  Frames of vmlinux
-    under the module's triggers are located."""
+    call (- 1, Thumb bit dropped) for a return address; with the chains of
+    inlined calls, the location in the function the symbol names, and the
+    chain (judge_inlines).  Frames of vmlinux under the module's triggers
+    are located."""
     syms = Symbols(a.vmlinux, a.nm)
     frames = []
     for i, m, exact in trace_frames(lines, a.facts, syms.in_entry_text):
@@ -247,7 +291,7 @@ def judge_locations(cell, lines, a, figures):
             base = (base & ~1 if a.thumb else base) - 1
         addrs.append(base)
     known = [x for x in addrs if x is not None]
-    answers = dict(zip(known, symbolize(a.vmlinux, known, a.strip)))
+    answers = dict(zip(known, vmlinux_locations(a, known)))
     located = agree = unlocated_known = 0
     bad = []
     for f, addr in zip(frames, addrs):
@@ -268,6 +312,7 @@ def judge_locations(cell, lines, a, figures):
                '%d/%d%s' % (agree, located, '; ' + '; '.join(bad[:3]) if bad else ''))
     cell.check('every frame llvm-symbolizer can place is located', unlocated_known == 0,
                '%d not located' % unlocated_known)
+    judge_inlines(cell, lines, a, frames, addrs, figures)
     # The faulting PC of LKDTM's EXCEPTION and BUG: the faulting line itself.
     for crash in ('EXCEPTION', 'BUG'):
         start = [i for i, l in enumerate(lines) if l.endswith('performing direct entry %s' % crash)

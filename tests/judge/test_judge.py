@@ -500,6 +500,71 @@ def lkdtm_cases():
                'lkdtm: %s -> %s' % (what, 'found' if ok else 'no report'), str(got))
 
 
+def inline_cases():
+    """judges.traces.judge_inlines: the "[inline]" lines before a frame and
+    its location are llvm-symbolizer's chain (stubbed here), level for
+    level; a level dropped, a call line off by one, a name changed or the
+    outermost line kept innermost are red, and so is a chain no frame
+    prints two levels deep; with the option off no "[inline]" line may be
+    printed."""
+    import judges.traces as tr
+    from judges.traces import Frame
+    chain = [('__se_sys_write', 'fs/read_write.c:637'),
+             ('__do_sys_write', 'fs/read_write.c:637'),
+             ('__x64_sys_write', 'fs/read_write.c:646')]
+    two = [('file_start_write', 'include/linux/fs.h:3024'),
+           ('vfs_write', 'fs/read_write.c:580')]
+
+    def console(levels, frame):
+        return [' %s (%s) [inline]' % lv for lv in levels] + [frame]
+
+    cases = [
+        ('the chains as llvm-symbolizer\'s', chain[:2], 'fs/read_write.c:646', True),
+        ('a level dropped', chain[1:2], 'fs/read_write.c:646', False),
+        ('a call line off by one', [chain[0], ('__do_sys_write', 'fs/read_write.c:638')],
+         'fs/read_write.c:646', False),
+        ('an inlined name changed', [('__se_sys_read', chain[0][1]), chain[1]],
+         'fs/read_write.c:646', False),
+        ('the frame\'s line the innermost one', chain[:2], 'fs/read_write.c:637', False)]
+
+    class Args:
+        inlines_on, vmlinux, strip = True, 'vmlinux', []
+    saved = tr.symbolize_chains
+    tr.symbolize_chains = lambda vm, addrs, strip: [chain, two][:len(addrs)]
+    try:
+        for what, levels, loc, ok in cases:
+            lines = console(levels, ' __x64_sys_write+0x19/0x20 (%s)' % loc) + \
+                console(two[:1], ' vfs_write+0x94/0x3e3 (%s)' % two[1][1])
+            frames = [Frame(len(levels), '__x64_sys_write', 0x19, 0x20, False, loc),
+                      Frame(len(lines) - 1, 'vfs_write', 0x94, 0x3e3, False, two[1][1])]
+            c = FakeCell()
+            figures = {'frames': {}}
+            tr.judge_inlines(c, lines, Args(), frames, [0x1000, 0x2000], figures)
+            got = dict((n, o) for n, o, _ in c.checks)
+            agree = got.get("inlined calls: every located frame's chain is llvm-symbolizer's")
+            result(agree == ok and (not ok or got.get(
+                'inlined calls: a frame two levels deep or more, agreeing')),
+                'inlined calls: %s -> %s' % (what, 'green' if ok else 'red'), str(c.checks))
+        # no frame two levels deep: the chain one level, everything agreeing
+        tr.symbolize_chains = lambda vm, addrs, strip: [two]
+        lines = console(two[:1], ' vfs_write+0x94/0x3e3 (%s)' % two[1][1])
+        c = FakeCell()
+        tr.judge_inlines(c, lines, Args(), [Frame(1, 'vfs_write', 0x94, 0x3e3, False,
+                                                  two[1][1])], [0x2000], {'frames': {}})
+        got = dict((n, o) for n, o, _ in c.checks)
+        result(not got.get('inlined calls: a frame two levels deep or more, agreeing'),
+               'inlined calls: none two levels deep -> red', str(c.checks))
+        # the option off: an "[inline]" line is red
+        Args.inlines_on = False
+        c = FakeCell()
+        tr.judge_inlines(c, lines, Args(), [Frame(1, 'vfs_write', 0x94, 0x3e3, False,
+                                                  two[1][1])], [0x2000], {'frames': {}})
+        result(c.checks and not c.checks[0][1],
+               'inlined calls: printed with the option off -> red', str(c.checks))
+    finally:
+        tr.symbolize_chains = saved
+
+
 def bug_panic_cases():
     """judges.boot.boot_verdict where a kernel-mode BUG panics (BUG_PANICS):
     green only for a boot that ended at the plan's BUG, reported and
@@ -583,6 +648,7 @@ def main():
     layering()
     plan_cases()
     lkdtm_cases()
+    inline_cases()
     bug_panic_cases()
     stack_usage_cases()
     arches = sorted(f.split('.')[0] for f in os.listdir(LOGS) if f.endswith('.console.log'))
