@@ -276,6 +276,31 @@ FAULTS = [
                    '*: printed location is the marker',
                    'KUnit kallsyms_line_loc*'],
     },
+    # The chains of inlined calls (issue 32): a level dropped from the
+    # printed lines, and the frame's outermost call one line off.
+    {
+        'name': 'inline-level-dropped',
+        'what': 'the innermost level of inlined calls not printed',
+        'tree': 'kernel',
+        'arch': 'arm',
+        'config': 'on',
+        'file': 'kernel/kallsyms_lines.c',
+        'old': '\tfor (i = 0; i < n; i++) {\n\t\tif (lineloc_name(',
+        'new': '\tfor (i = 1; i < n; i++) {\n\t\tif (lineloc_name(',
+        'checks': ["inlined calls: every located frame's chain is llvm-symbolizer's"],
+    },
+    {
+        'name': 'inline-outer-line-off-by-one',
+        'what': 'a frame\'s outermost inlined call one line high',
+        'tree': 'kernel',
+        'arch': 'arm',
+        'config': 'on',
+        'file': 'lib/lineloc/linetab_dec.c',
+        'old': '\tloc->line = ch.lv[0].line;\n',
+        'new': '\tloc->line = ch.lv[0].line + 1;\n',
+        'checks': ["inlined calls: every located frame's chain is llvm-symbolizer's",
+                   'locations agree with llvm-symbolizer'],
+    },
     {
         'name': 'module-table-freed-before-grace-period',
         'what': 'an unloaded module\'s line tables freed before the RCU '
