@@ -886,6 +886,23 @@ int lineloc_name(const void *tab, size_t size, u32 name, char *buf, u32 *len)
 }
 EXPORT_SYMBOL_IF_KUNIT(lineloc_name);
 
+/*
+ * lineloc_lookup() into @loc, with the chain at @off into @ch (no levels
+ * in a table without chains), the table parsed into @h.
+ */
+static int lt_lookup_chain(struct lt_tab *h, const void *tab, size_t size,
+			   u32 off, struct lineloc_loc *loc,
+			   struct lt_chain *ch)
+{
+	int ret;
+
+	ch->depth = 0;
+	ret = lt_parse(h, tab, size);
+	if (ret)
+		return ret;
+	return lt_lookup(h, off, loc, h->nctx == LINELOC_NCTX_CHAINS ? ch : NULL);
+}
+
 /**
  * lineloc_lookup_calls() - the source location of an offset, with the
  * chain of inlined calls that holds there
@@ -914,12 +931,7 @@ int lineloc_lookup_calls(const void *tab, size_t size, u32 off,
 	int ret;
 
 	*ncalls = 0;
-	ret = lt_parse(&h, tab, size);
-	if (ret)
-		return ret;
-	if (h.nctx != LINELOC_NCTX_CHAINS)
-		return lt_lookup(&h, off, loc, NULL);
-	ret = lt_lookup(&h, off, loc, &ch);
+	ret = lt_lookup_chain(&h, tab, size, off, loc, &ch);
 	if (ret)
 		return ret;
 	for (i = 0; i < ch.depth && i < max; i++) {
@@ -956,12 +968,7 @@ int lineloc_lookup_outer(const void *tab, size_t size, u32 off,
 	int ret;
 
 	*depth = 0;
-	ret = lt_parse(&h, tab, size);
-	if (ret)
-		return ret;
-	if (h.nctx != LINELOC_NCTX_CHAINS)
-		return lt_lookup(&h, off, loc, NULL);
-	ret = lt_lookup(&h, off, loc, &ch);
+	ret = lt_lookup_chain(&h, tab, size, off, loc, &ch);
 	if (ret || !ch.depth)
 		return ret;
 	start = loc->start;
