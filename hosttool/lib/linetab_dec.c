@@ -888,11 +888,13 @@ EXPORT_SYMBOL_IF_KUNIT(lineloc_name);
 
 /*
  * lineloc_lookup() into @loc, with the chain at @off into @ch (no levels
- * in a table without chains), the table parsed into @h.
+ * in a table without chains), the table parsed into @h.  Inlined: a
+ * frame of its own would deepen a %pBl's stack (lineloc_lookup_outer()).
  */
-static int lt_lookup_chain(struct lt_tab *h, const void *tab, size_t size,
-			   u32 off, struct lineloc_loc *loc,
-			   struct lt_chain *ch)
+static __always_inline int lt_lookup_chain(struct lt_tab *h, const void *tab,
+					   size_t size, u32 off,
+					   struct lineloc_loc *loc,
+					   struct lt_chain *ch)
 {
 	int ret;
 
