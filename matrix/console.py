@@ -15,6 +15,8 @@ Command line:
       there, so that two kernels' boots differ in them however alike)
   console.py located LOG
       the lines that end in a located frame, timestamps dropped
+  console.py inline-lines LOG
+      the "[inline]" lines of the chains of inlined calls, timestamps dropped
 """
 import argparse
 import fnmatch
@@ -334,11 +336,15 @@ def main(argv):
     fl.add_argument('log')
     lo = sub.add_parser('located')
     lo.add_argument('log')
+    il = sub.add_parser('inline-lines')
+    il.add_argument('log')
     a = ap.parse_args(argv)
     lines = read(a.log)
     if a.cmd == 'frame-lines':
         out = frame_lines(lines, cell.load_arch(a.arch) if a.arch else None, a.mask,
                           a.reliable)
+    elif a.cmd == 'inline-lines':
+        out = [l for l in lines if INLINE_LINE.match(l)]
     else:
         out = [l for l in lines if re.search(r'\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$', l)]
     sys.stdout.write(''.join(l + '\n' for l in out))

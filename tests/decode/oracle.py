@@ -47,6 +47,7 @@ Prints "total decoded agree pcs pcs_same rets rets_same other dups nosym
 a2l | detail"
 and exits 0; the shell judges the counts.
 """
+import json
 import os
 import re
 import subprocess
@@ -62,6 +63,9 @@ from oracles import ModuleOracle, Symbols  # noqa: E402
 # what console.py located selects, and the first location of a decoded line
 LOCATED_LINE = re.compile(r'\+0x[0-9a-f]+/0x[0-9a-f]+ \([^ ()]+:[0-9]+\)$')
 DECODED = re.compile(r' \(([^ ()]+):(\d+)[ )]')
+# all the levels the script prints for a frame, innermost first (its
+# addr2line -i's chain): "(path:line path:line ...)"
+DECODED_ALL = re.compile(r' \(((?:[^ ()]+:\d+ ?)+)\)')
 
 
 # as run.sh's awk filter: the first 100 "at" lines of the log
@@ -109,6 +113,16 @@ def nm_first(obj, nm):
 def main(argv):
     arch, log, fin, fout, vmlinux, src, ko = argv
     src = os.path.normpath(src)
+    # with the chains of inlined calls, a vmlinux frame carries the
+    # outermost call's line: the last of the script's levels (the "on"
+    # boot's build record says whether they are on)
+    try:
+        with open(os.path.join(os.path.dirname(fout), 'build.json')) as f:
+            inlines = json.load(f).get('kconfig', {}).get(
+                'CONFIG_KALLSYMS_LINE_INLINES') == 'y'
+    except (OSError, ValueError):
+        inlines = False
+    outer = {}          # line index -> the script's outermost level
     facts = cell.load_arch(arch)
     pre = facts.get('CROSS_COMPILE') or ''
     thumb = bool(facts.get('THUMB'))
@@ -145,6 +159,9 @@ def main(argv):
         m, exact = kind.get(i, (None, None))
         got = DECODED.search(out[n]) if n < len(out) else None
         got = norm('%s:%s' % got.groups(), src) if got else None
+        levels = DECODED_ALL.search(re.sub(r' \(discriminator \d+\)', '', out[n])) \
+            if n < len(out) else None
+        outer[i] = norm(levels.group(1).split()[-1], src) if levels else None
         printed = LOCATED.search(lines[i])
         printed = '%s:%s' % (printed.group(5), printed.group(6))
         frames.append([i, m, exact, got, printed, None, None])
@@ -226,6 +243,8 @@ def main(argv):
             continue
         if exact:
             pcs += 1
+            if inlines and not m.group(4):
+                got = outer.get(i)
             if same(got, printed):
                 pcs_same += 1
             else:

@@ -15,7 +15,9 @@
 # ...").  So every decoded frame must equal the oracle at sym+off as is.
 # Per frame kind (matrix/console.py trace_frames): a faulting or
 # interrupted pc (and lltest's %pSl "loc" line), which the kernel looks up
-# as is too, must decode to the very line the kernel printed; how many
+# as is too, must decode to the very line the kernel printed (with
+# CONFIG_KALLSYMS_LINE_INLINES, a vmlinux frame's line is the outermost
+# inlined call's: the last of the levels the script prints); how many
 # return addresses decode to the kernel's line (looked up at the call) is
 # reported, not required.  The pristine script is run on the same input
 # for comparison.  Run after the matrix.
@@ -82,6 +84,22 @@ for a in ${ARCHES:-$ALL_ARCHES}; do
 		bad "$a: pc frames decoded to the kernel's line: $pcs_same/$pcs: $detail"
 	fi
 	echo "     $a: return addresses decoded to the kernel's line (its lookup at the call): $rets_same/$rets (not required: the script looks up sym+off as is)"
+	# The "[inline]" lines of CONFIG_KALLSYMS_LINE_INLINES have no
+	# +off/size: the script must pass them through unchanged (but for
+	# the leading blanks its read drops from every line, as in stock).
+	inl=$RESULTS/on/decode-inline-in.txt
+	python3 "$top/matrix/console.py" inline-lines "$log" > "$inl"
+	if [ -s "$inl" ]; then
+		CROSS_COMPILE=$CROSS_COMPILE "$SRC/scripts/decode_stacktrace.sh" "$vmlinux" "$SRC" \
+			"$mods" < "$inl" > "$RESULTS/on/decode-inline-out.txt" 2>/dev/null
+		if cmp -s <(sed 's/^ *//' "$inl") "$RESULTS/on/decode-inline-out.txt"; then
+			ok "$a: decode_stacktrace.sh passes the $(wc -l < "$inl") \"[inline]\" lines through unchanged"
+		else
+			bad "$a: decode_stacktrace.sh changed \"[inline]\" lines: $(diff "$inl" "$RESULTS/on/decode-inline-out.txt" | head -3 | tr '\n' ' ')"
+		fi
+	else
+		echo "     $a: no \"[inline]\" lines in the log (the chains of inlined calls are off)"
+	fi
 	# ARM's CONFIG_BACKTRACE_VERBOSE form of the same frames nests the
 	# location: "[<addr>] (callee) from [<addr>] (caller+off/size (path:line))".
 	# It must decode to the same lines as the plain form.
