@@ -235,7 +235,7 @@ def judge_lkdtm(cell, lines, crash):
     cell.check('lkdtm %s: report' % crash, rep is not None, rep or 'no report')
 
 
-def judge_inlines(cell, lines, a, frames, addrs, figures):
+def judge_inlines(cell, lines, a, frames, addrs, figures, chains=None):
     """With the chains of inlined calls on, each located frame of vmlinux
     and the "[inline]" lines printed before it are llvm-symbolizer's chain
     at its address (oracles.chain_differs: every level's path:line, every
@@ -249,7 +249,10 @@ def judge_inlines(cell, lines, a, frames, addrs, figures):
         return
     known = [(f, p, x) for f, p, x in zip(frames, printed, addrs)
              if x is not None and f.printed]
-    chains = symbolize_chains(a.vmlinux, [x for _, _, x in known], a.strip)
+    if chains is None:      # llvm-symbolizer's, by address
+        want = [x for _, _, x in known]
+        chains = dict(zip(want, symbolize_chains(a.vmlinux, want, a.strip)))
+    chains = [chains[x] for _, _, x in known]
     bad, inlined, deep = [], 0, 0
     for (f, p, _), theirs in zip(known, chains):
         why = chain_differs(p + [(f.sym, f.printed)], theirs)
@@ -291,7 +294,12 @@ def judge_locations(cell, lines, a, figures):
             base = (base & ~1 if a.thumb else base) - 1
         addrs.append(base)
     known = [x for x in addrs if x is not None]
-    answers = dict(zip(known, vmlinux_locations(a, known)))
+    # with the chains on, llvm-symbolizer --inlining runs once for both
+    # the frames' lines (the outermost level) and judge_inlines()
+    chains = dict(zip(known, symbolize_chains(a.vmlinux, known, a.strip))) \
+        if a.inlines_on else None
+    answers = {x: c[-1][1] if c else '??:0' for x, c in chains.items()} if chains \
+        is not None else dict(zip(known, vmlinux_locations(a, known)))
     located = agree = unlocated_known = 0
     bad = []
     for f, addr in zip(frames, addrs):
@@ -312,7 +320,7 @@ def judge_locations(cell, lines, a, figures):
                '%d/%d%s' % (agree, located, '; ' + '; '.join(bad[:3]) if bad else ''))
     cell.check('every frame llvm-symbolizer can place is located', unlocated_known == 0,
                '%d not located' % unlocated_known)
-    judge_inlines(cell, lines, a, frames, addrs, figures)
+    judge_inlines(cell, lines, a, frames, addrs, figures, chains)
     # The faulting PC of LKDTM's EXCEPTION and BUG: the faulting line itself.
     for crash in ('EXCEPTION', 'BUG'):
         start = [i for i, l in enumerate(lines) if l.endswith('performing direct entry %s' % crash)
